@@ -1,0 +1,270 @@
+//! The engine facade: options, the transposition table's memory budget, and searches run on
+//! their own threads so that the caller stays free to read input. No protocol code here.
+
+use crate::board::Pos;
+use crate::position::Position;
+use crate::search::heuristic::{instant_move, HeuristicSearcher};
+use crate::search::tt::{TranspositionTable, MIN_TABLE_BYTES};
+use crate::search::{Limits, SearchInfo, SearchOutcome, Searcher};
+use crossbeam_channel::{bounded, Receiver};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread;
+
+/// Memory limit assumed when the manager sends none (or 0): Gomocup's 350 MiB.
+pub const DEFAULT_MAX_MEMORY: u64 = 350 << 20;
+/// Memory kept back from `max_memory` for everything but the transposition table:
+/// code, stacks, buffers and the allocator's own overhead.
+pub const MEMORY_RESERVE: u64 = 24 << 20;
+/// Largest table used without an explicit `hash_size`.
+pub const DEFAULT_TABLE_CAP: u64 = 256 << 20;
+/// Stack size of search threads: deep threat lines recurse far, and the Windows main
+/// thread's 1 MiB would not do.
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+/// Most search threads accepted.
+pub const MAX_THREADS: usize = 64;
+/// Largest `hash_size` accepted, as log2 of KiB (reported to Yixin-Board).
+pub const MAX_HASH_LOG2_KIB: u32 = 22;
+
+/// Options that shape searches; set through INFO keys.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Search threads.
+    pub threads: usize,
+    /// `max_memory` in bytes (None or 0: the default).
+    pub max_memory: Option<u64>,
+    /// `hash_size` in KiB, if set.
+    pub hash_kib: Option<u64>,
+    /// Stop after this depth.
+    pub max_depth: Option<u32>,
+    /// Stop after this many nodes.
+    pub max_nodes: Option<u64>,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            threads: 1,
+            max_memory: None,
+            hash_kib: None,
+            max_depth: None,
+            max_nodes: None,
+        }
+    }
+}
+
+impl EngineOptions {
+    /// The table size these options allow, and a note when the memory limit is below the
+    /// engine's minimum.
+    pub fn table_bytes(&self) -> (usize, Option<String>) {
+        let limit = match self.max_memory {
+            Some(m) if m > 0 => m,
+            _ => DEFAULT_MAX_MEMORY,
+        };
+        let from_memory = limit.saturating_sub(MEMORY_RESERVE);
+        let wanted = match self.hash_kib {
+            Some(kib) if kib > 0 => kib.saturating_mul(1024).min(from_memory),
+            _ => from_memory.min(DEFAULT_TABLE_CAP),
+        };
+        let minimum = MIN_TABLE_BYTES as u64;
+        if wanted < minimum {
+            let note = format!(
+                "max_memory {limit} is below the engine's minimum of {} bytes; using the smallest table",
+                MEMORY_RESERVE + minimum
+            );
+            (MIN_TABLE_BYTES, Some(note))
+        } else {
+            (usize::try_from(wanted).unwrap_or(usize::MAX), None)
+        }
+    }
+}
+
+/// A search running on its own thread.
+pub struct RunningSearch {
+    stop: Arc<AtomicBool>,
+    done: Receiver<SearchDone>,
+    /// The instant move computed before the search started; played if the search fails.
+    pub fallback: Pos,
+}
+
+/// What a search thread sends back.
+pub struct SearchDone {
+    /// The outcome, or the panic message if the search panicked.
+    pub outcome: Result<SearchOutcome, String>,
+    searcher: Box<dyn Searcher>,
+}
+
+impl RunningSearch {
+    /// Ask the search to stop as soon as it can.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The channel on which the result arrives.
+    pub fn done(&self) -> &Receiver<SearchDone> {
+        &self.done
+    }
+}
+
+/// The engine: options, table and searcher.
+pub struct Engine {
+    options: EngineOptions,
+    table: Option<Arc<TranspositionTable>>,
+    searcher: Option<Box<dyn Searcher>>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    /// A new engine. Allocates nothing large: the table is made at the first search.
+    pub fn new() -> Engine {
+        Engine {
+            options: EngineOptions::default(),
+            table: None,
+            searcher: None,
+        }
+    }
+
+    /// Current options.
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// Change options (tables are resized lazily at the next search).
+    pub fn options_mut(&mut self) -> &mut EngineOptions {
+        &mut self.options
+    }
+
+    /// Make sure the table matches the options: the old table is freed before a new one is
+    /// allocated, so peak memory never holds both. Returns a note for the user if the memory
+    /// limit was too small.
+    pub fn prepare_table(&mut self) -> Option<String> {
+        let (bytes, note) = self.options.table_bytes();
+        let current = self.table.as_ref().map(|t| t.bytes());
+        let target = TranspositionTable::new_size(bytes);
+        if current != Some(target) {
+            self.searcher = None;
+            self.table = None;
+            self.table = Some(Arc::new(TranspositionTable::new(bytes)));
+        }
+        note
+    }
+
+    /// Size of the allocated table in bytes (0 before the first search).
+    pub fn table_bytes(&self) -> usize {
+        self.table.as_ref().map_or(0, |t| t.bytes())
+    }
+
+    /// Forget all search knowledge.
+    pub fn clear_hash(&mut self) {
+        if let Some(table) = self.table.take() {
+            let bytes = table.bytes();
+            drop(table);
+            self.searcher = None;
+            self.table = Some(Arc::new(TranspositionTable::new(bytes)));
+        }
+        if let Some(s) = self.searcher.as_mut() {
+            s.clear();
+        }
+    }
+
+    fn take_searcher(&mut self) -> Box<dyn Searcher> {
+        self.searcher
+            .take()
+            .unwrap_or_else(|| Box::new(HeuristicSearcher))
+    }
+
+    /// The instant move for a position (a five if there is one, else a block of the
+    /// opponent's five, else the heuristic's choice). None on a full board.
+    pub fn instant_move(position: &Position) -> Option<Pos> {
+        let mut scratch = position.clone();
+        instant_move(&mut scratch).map(|m| m.pos)
+    }
+
+    /// Start searching `position` (which must have an empty square) on a new thread.
+    /// `report` receives progress from the search thread.
+    pub fn start_search(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        mut report: Box<dyn FnMut(&SearchInfo) + Send>,
+    ) -> RunningSearch {
+        let fallback = Self::instant_move(position).expect("a position with an empty square");
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = bounded(1);
+        let mut searcher = self.take_searcher();
+        let root = position.clone();
+        let thread_stop = Arc::clone(&stop);
+        let spawned = thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let outcome = catch_unwind(AssertUnwindSafe(|| {
+                    searcher.search(&root, &limits, &thread_stop, &mut *report)
+                }))
+                .map_err(|panic| panic_message(&*panic));
+                let _ = tx.send(SearchDone { outcome, searcher });
+            });
+        if let Err(e) = spawned {
+            log::error!("could not start a search thread: {e}");
+        }
+        RunningSearch {
+            stop,
+            done: rx,
+            fallback,
+        }
+    }
+
+    /// Take the searcher back after a finished search.
+    pub fn finish_search(&mut self, done: SearchDone) -> Result<SearchOutcome, String> {
+        self.searcher = Some(done.searcher);
+        done.outcome
+    }
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "search panicked".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_respects_memory_limit() {
+        let mut o = EngineOptions::default();
+        assert_eq!(o.table_bytes().0 as u64, DEFAULT_TABLE_CAP);
+        o.max_memory = Some(100 << 20);
+        assert_eq!(o.table_bytes().0 as u64, (100 << 20) - MEMORY_RESERVE);
+        o.hash_kib = Some(4096);
+        assert_eq!(o.table_bytes().0, 4 << 20);
+        o.max_memory = Some(1_000_000);
+        let (bytes, note) = o.table_bytes();
+        assert_eq!(bytes, MIN_TABLE_BYTES);
+        assert!(note.is_some());
+    }
+
+    #[test]
+    fn search_runs_on_a_thread_and_returns_the_searcher() {
+        let mut engine = Engine::new();
+        engine.prepare_table();
+        let mut p = Position::new(15, 15, crate::rules::Rule::Freestyle).unwrap();
+        p.play(Pos::new(7, 7));
+        let running = engine.start_search(&p, Limits::unbounded(), Box::new(|_| {}));
+        let done = running.done().recv().unwrap();
+        let outcome = engine.finish_search(done).unwrap();
+        assert!(p.board().is_empty(outcome.best));
+        assert!(engine.searcher.is_some());
+    }
+}

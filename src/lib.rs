@@ -1,0 +1,15 @@
+//! Rensa: a Gomoku / Renju engine.
+//!
+//! The library holds the engine core (board, rules, search, time management) and the
+//! Gomocup protocol layer that the `pbrain-rensa` binary runs. The core knows nothing of the
+//! protocol: `protocol` turns lines into commands and drives an [`engine::Engine`].
+
+pub mod board;
+pub mod engine;
+pub mod opening;
+pub mod position;
+pub mod protocol;
+pub mod rules;
+pub mod search;
+pub mod shape;
+pub mod timeman;

@@ -1,0 +1,5 @@
+//! The Gomocup (Piskvork) protocol layer: parsing, input/output threads and the session.
+
+pub mod io;
+pub mod parse;
+pub mod session;

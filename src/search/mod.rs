@@ -1,0 +1,92 @@
+//! Search: choosing a move for the side to move within limits.
+//!
+//! The protocol layer talks to a [`Searcher`] only; the concrete search can be replaced
+//! without touching it.
+
+pub mod candidates;
+pub mod heuristic;
+pub mod tt;
+
+use crate::board::Pos;
+use crate::position::Position;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// How long and how far a search may go.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// When the command that started the search was read.
+    pub start: Instant,
+    /// Time after which no new iteration should begin.
+    pub optimum: Duration,
+    /// Time by which the search must have returned.
+    pub maximum: Duration,
+    /// Stop after this many nodes (None: unlimited).
+    pub max_nodes: Option<u64>,
+    /// Stop after this depth (None: unlimited).
+    pub max_depth: Option<u32>,
+}
+
+impl Limits {
+    /// Limits that allow an effectively unbounded search (for tests and bench).
+    pub fn unbounded() -> Limits {
+        Limits {
+            start: Instant::now(),
+            optimum: Duration::from_secs(86_400),
+            maximum: Duration::from_secs(86_400),
+            max_nodes: None,
+            max_depth: None,
+        }
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
+/// Progress of a search, reported after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    /// Completed depth.
+    pub depth: u32,
+    /// Score for the side to move, in centi-stones; mate scores are large.
+    pub score: i32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the start.
+    pub elapsed: Duration,
+    /// Principal variation.
+    pub pv: Vec<Pos>,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct SearchOutcome {
+    /// The move to play.
+    pub best: Pos,
+    /// Score for the side to move.
+    pub score: i32,
+    /// Depth reached.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Principal variation, starting with `best`.
+    pub pv: Vec<Pos>,
+}
+
+/// A move-choosing algorithm.
+pub trait Searcher: Send {
+    /// Choose a move for the side to move of `position`, which has at least one empty square.
+    /// Must return promptly once `stop` is set or `limits.maximum` has passed.
+    fn search(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchOutcome;
+
+    /// Forget everything learnt (transposition table and the like).
+    fn clear(&mut self) {}
+}

@@ -1,0 +1,189 @@
+//! A lock-free transposition table shared by all search threads.
+//!
+//! Each entry is two relaxed `AtomicU64`s: the data word and the key XOR the data word.
+//! A reader recomputes `key ^ data` and accepts the entry only if it matches, so a torn
+//! write by another thread reads as a miss instead of as wrong data. Races are accepted
+//! by design: a lost update only costs a little search work.
+//!
+//! The table is allocated with `alloc_zeroed`, so the operating system hands out pages only
+//! when they are first written and an unused table costs no resident memory.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Bytes per entry.
+pub const ENTRY_BYTES: usize = 16;
+/// Smallest table the engine uses (also when `max_memory` is lower).
+pub const MIN_TABLE_BYTES: usize = 1 << 20;
+
+/// How a stored score bounds the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at least the score.
+    Lower = 1,
+    /// The true value is at most the score.
+    Upper = 2,
+    /// The score is exact.
+    Exact = 3,
+}
+
+/// What a probe found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtHit {
+    /// Best move as a board index, or None.
+    pub best: Option<u16>,
+    /// Stored score (win/loss scores are stored relative to the node, see search).
+    pub score: i32,
+    /// Search depth of the stored result.
+    pub depth: i32,
+    /// Bound type.
+    pub bound: Bound,
+}
+
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The table.
+pub struct TranspositionTable {
+    entries: Box<[Entry]>,
+    mask: usize,
+}
+
+fn pack(best: Option<u16>, score: i32, depth: i32, bound: Bound) -> u64 {
+    let mv = best.map_or(0xFFFF, u64::from);
+    let depth = depth.clamp(-128, 127) as i8 as u8 as u64;
+    mv | ((score as u32 as u64) << 16) | (depth << 48) | ((bound as u64) << 56)
+}
+
+fn unpack(data: u64) -> Option<TtHit> {
+    let bound = match (data >> 56) & 0xFF {
+        1 => Bound::Lower,
+        2 => Bound::Upper,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    let mv = (data & 0xFFFF) as u16;
+    Some(TtHit {
+        best: (mv != 0xFFFF).then_some(mv),
+        score: ((data >> 16) & 0xFFFF_FFFF) as u32 as i32,
+        depth: i32::from(((data >> 48) & 0xFF) as u8 as i8),
+        bound,
+    })
+}
+
+/// `count` zeroed entries from `alloc_zeroed`, so pages are mapped only when first written.
+fn zeroed_entries(count: usize) -> Box<[Entry]> {
+    use std::alloc::{alloc_zeroed, handle_alloc_error, Layout};
+    let layout = Layout::array::<Entry>(count).expect("table size fits in memory");
+    // SAFETY: `Entry` is two `AtomicU64`s, for which all-zero bytes are a valid value; the
+    // layout is non-empty (count >= 1) and the pointer is checked for null. The box takes
+    // ownership of exactly this allocation with the same layout.
+    unsafe {
+        let ptr = alloc_zeroed(layout) as *mut Entry;
+        if ptr.is_null() {
+            handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count))
+    }
+}
+
+impl TranspositionTable {
+    /// A table of at most `bytes` bytes (rounded down to a power of two entries, at least
+    /// [`MIN_TABLE_BYTES`]).
+    pub fn new(bytes: usize) -> TranspositionTable {
+        let count = Self::new_size(bytes) / ENTRY_BYTES;
+        TranspositionTable {
+            entries: zeroed_entries(count),
+            mask: count - 1,
+        }
+    }
+
+    /// The size in bytes that `new(bytes)` would allocate.
+    pub fn new_size(bytes: usize) -> usize {
+        let wanted = (bytes.max(MIN_TABLE_BYTES) / ENTRY_BYTES).max(1);
+        (1usize << (usize::BITS - 1 - wanted.leading_zeros())) * ENTRY_BYTES
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.entries.len() * ENTRY_BYTES
+    }
+
+    /// Forget every entry.
+    pub fn clear(&mut self) {
+        // Re-allocate instead of writing zeros, so untouched pages stay unmapped.
+        *self = TranspositionTable::new(self.bytes());
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &Entry {
+        &self.entries[(key as usize) & self.mask]
+    }
+
+    /// Look a position up.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        let e = self.slot(key);
+        let data = e.data.load(Ordering::Relaxed);
+        let check = e.check.load(Ordering::Relaxed);
+        if check ^ data != key || data == 0 {
+            return None;
+        }
+        unpack(data)
+    }
+
+    /// Store a result (always replaces: the newest result is usually the most useful,
+    /// except that a deeper result for the same key is kept).
+    #[inline]
+    pub fn store(&self, key: u64, best: Option<u16>, score: i32, depth: i32, bound: Bound) {
+        let e = self.slot(key);
+        let old = e.data.load(Ordering::Relaxed);
+        if e.check.load(Ordering::Relaxed) ^ old == key {
+            if let Some(prev) = unpack(old) {
+                if prev.depth > depth && bound != Bound::Exact {
+                    return;
+                }
+            }
+        }
+        let data = pack(best, score, depth, bound);
+        e.data.store(data, Ordering::Relaxed);
+        e.check.store(key ^ data, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(MIN_TABLE_BYTES);
+        assert_eq!(tt.bytes(), MIN_TABLE_BYTES);
+        tt.store(0xDEAD_BEEF, Some(77), -12345, 9, Bound::Lower);
+        let hit = tt.probe(0xDEAD_BEEF).unwrap();
+        assert_eq!(hit.best, Some(77));
+        assert_eq!(hit.score, -12345);
+        assert_eq!(hit.depth, 9);
+        assert_eq!(hit.bound, Bound::Lower);
+        assert!(tt.probe(0xDEAD_BEEF ^ (1 << 40)).is_none());
+    }
+
+    #[test]
+    fn deeper_entry_survives_shallower_bound() {
+        let tt = TranspositionTable::new(MIN_TABLE_BYTES);
+        tt.store(42, Some(1), 10, 8, Bound::Exact);
+        tt.store(42, Some(2), 20, 3, Bound::Upper);
+        assert_eq!(tt.probe(42).unwrap().depth, 8);
+        tt.store(42, None, 30, 2, Bound::Exact);
+        assert_eq!(tt.probe(42).unwrap().best, None);
+    }
+
+    #[test]
+    fn size_rounds_down_to_power_of_two() {
+        let tt = TranspositionTable::new(3 << 20);
+        assert_eq!(tt.bytes(), 2 << 20);
+        let tiny = TranspositionTable::new(1000);
+        assert_eq!(tiny.bytes(), MIN_TABLE_BYTES);
+    }
+}

@@ -1,0 +1,196 @@
+//! Time management: how long one move may take, from the manager's limits.
+//!
+//! Managers give a per-move limit (`timeout_turn`), a per-game limit (`timeout_match`) and,
+//! before each move, the game time left (`time_left`, 2147483647 = unlimited). The engine
+//! must answer within `min(timeout_turn, time_left)` measured from the moment the command
+//! was read, keeping a margin for I/O, and should spread the game clock over the moves that
+//! are likely to come rather than spend it on one.
+
+use std::time::Duration;
+
+/// `time_left` value that managers use for "no match limit".
+pub const UNLIMITED_MS: i64 = 2_147_483_647;
+/// Per-move limit used when the manager sends no time information at all.
+pub const DEFAULT_TURN_MS: i64 = 5_000;
+/// Fixed part of the safety margin kept back for I/O and scheduling.
+pub const BASE_MARGIN_MS: i64 = 30;
+/// Largest safety margin.
+pub const MAX_MARGIN_MS: i64 = 250;
+
+/// The manager's time settings as last received.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimeSettings {
+    /// `timeout_turn` in ms (0 = play at once), if sent.
+    pub turn_ms: Option<i64>,
+    /// `timeout_match` in ms (0 = unlimited), if sent.
+    pub match_ms: Option<i64>,
+    /// `time_left` in ms (may be negative), if sent.
+    pub time_left_ms: Option<i64>,
+}
+
+/// The time a search may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Target: do not start new work after this.
+    pub optimum: Duration,
+    /// Hard limit: the move must be out by then.
+    pub maximum: Duration,
+}
+
+impl TimeSettings {
+    /// The per-move time ceiling before margins: `min(turn limit, time left)`, with the
+    /// README's default when the manager sent nothing; None when nothing limits the move.
+    fn ceiling_ms(&self) -> Option<i64> {
+        let turn = self.turn_ms;
+        let left = self.match_left_ms();
+        match (turn, left) {
+            (Some(t), Some(l)) => Some(t.min(l)),
+            (Some(t), None) => Some(t),
+            (None, Some(l)) => Some(l),
+            (None, None) => {
+                if self.match_ms.is_some() {
+                    None // an explicit unlimited match and no turn limit
+                } else {
+                    Some(DEFAULT_TURN_MS)
+                }
+            }
+        }
+    }
+
+    /// Game time left when the game clock is limited.
+    fn match_left_ms(&self) -> Option<i64> {
+        match self.time_left_ms {
+            Some(l) if l < UNLIMITED_MS => Some(l),
+            _ => match self.match_ms {
+                Some(m) if m > 0 && m < UNLIMITED_MS && self.time_left_ms.is_none() => Some(m),
+                _ => None,
+            },
+        }
+    }
+
+    /// Plan one move. `empty_squares` estimates how long the game can still last.
+    pub fn budget(&self, empty_squares: usize) -> Budget {
+        let Some(ceiling) = self.ceiling_ms() else {
+            let day = Duration::from_secs(86_400);
+            return Budget {
+                optimum: day,
+                maximum: day,
+            };
+        };
+        let margin = (BASE_MARGIN_MS + ceiling / 50).min(MAX_MARGIN_MS);
+        let mut maximum = (ceiling - margin).max(0);
+        let mut optimum = maximum;
+        if let Some(left) = self.match_left_ms() {
+            // Our own moves still to come: about half the empty squares, but plan for a
+            // long game early and never for fewer than a few moves.
+            let own_moves_left = (empty_squares as i64 / 2).clamp(8, 30);
+            let share = left / own_moves_left;
+            // Never sink more than a fifth of the remaining clock into one move.
+            let cap = left / 5;
+            optimum = optimum.min(share);
+            maximum = maximum.min(cap.max(share)).max(0);
+        }
+        // Iterative deepening stops early; leave room for the last iteration.
+        let optimum = optimum.min(maximum) * 6 / 10;
+        Budget {
+            optimum: Duration::from_millis(optimum.max(0) as u64),
+            maximum: Duration::from_millis(maximum.max(0) as u64),
+        }
+    }
+
+    /// Charge `used_ms` to the game clock, for managers that do not resend `time_left`.
+    pub fn charge(&mut self, used_ms: i64) {
+        if let Some(l) = self.time_left_ms {
+            if l < UNLIMITED_MS {
+                self.time_left_ms = Some(l - used_ms);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(d: Duration) -> i64 {
+        d.as_millis() as i64
+    }
+
+    #[test]
+    fn default_is_a_few_seconds() {
+        let b = TimeSettings::default().budget(225);
+        assert!(ms(b.maximum) > 1_000 && ms(b.maximum) < DEFAULT_TURN_MS);
+        assert!(b.optimum <= b.maximum);
+    }
+
+    #[test]
+    fn turn_limit_keeps_a_margin() {
+        let t = TimeSettings {
+            turn_ms: Some(1_000),
+            ..Default::default()
+        };
+        let b = t.budget(200);
+        assert!(ms(b.maximum) <= 1_000 - BASE_MARGIN_MS);
+        assert!(ms(b.maximum) >= 900);
+    }
+
+    #[test]
+    fn zero_turn_means_instant() {
+        let t = TimeSettings {
+            turn_ms: Some(0),
+            ..Default::default()
+        };
+        assert_eq!(t.budget(200).maximum, Duration::ZERO);
+    }
+
+    #[test]
+    fn tiny_or_negative_time_left_means_instant() {
+        for left in [-500, 0, 10, 30] {
+            let t = TimeSettings {
+                turn_ms: Some(5_000),
+                match_ms: Some(100_000),
+                time_left_ms: Some(left),
+            };
+            assert_eq!(t.budget(100).maximum, Duration::ZERO, "{left}");
+        }
+    }
+
+    #[test]
+    fn match_clock_is_spread() {
+        let t = TimeSettings {
+            turn_ms: Some(300_000),
+            match_ms: Some(1_000_000),
+            time_left_ms: Some(1_000_000),
+        };
+        let b = t.budget(400);
+        assert!(ms(b.maximum) <= 200_000);
+        assert!(ms(b.optimum) <= 1_000_000 / 8);
+    }
+
+    #[test]
+    fn unlimited_time_left_uses_turn_limit() {
+        let t = TimeSettings {
+            turn_ms: Some(2_000),
+            match_ms: Some(0),
+            time_left_ms: Some(UNLIMITED_MS),
+        };
+        let b = t.budget(100);
+        assert!(ms(b.maximum) > 1_800 && ms(b.maximum) < 2_000);
+    }
+
+    #[test]
+    fn charge_reduces_time_left() {
+        let mut t = TimeSettings {
+            time_left_ms: Some(1_000),
+            ..Default::default()
+        };
+        t.charge(300);
+        assert_eq!(t.time_left_ms, Some(700));
+        let mut u = TimeSettings {
+            time_left_ms: Some(UNLIMITED_MS),
+            ..Default::default()
+        };
+        u.charge(300);
+        assert_eq!(u.time_left_ms, Some(UNLIMITED_MS));
+    }
+}
