@@ -3,7 +3,8 @@
 
 use crate::board::Pos;
 use crate::position::Position;
-use crate::search::heuristic::{instant_move, HeuristicSearcher};
+use crate::search::alphabeta::AlphaBetaSearcher;
+use crate::search::heuristic::instant_move;
 use crate::search::tt::{TranspositionTable, MIN_TABLE_BYTES};
 use crate::search::{Limits, SearchInfo, SearchOutcome, Searcher};
 use crossbeam_channel::{bounded, Receiver};
@@ -112,6 +113,8 @@ pub struct Engine {
     options: EngineOptions,
     table: Option<Arc<TranspositionTable>>,
     searcher: Option<Box<dyn Searcher>>,
+    /// Thread count the current searcher was made for.
+    searcher_threads: usize,
 }
 
 impl Default for Engine {
@@ -127,6 +130,7 @@ impl Engine {
             options: EngineOptions::default(),
             table: None,
             searcher: None,
+            searcher_threads: 0,
         }
     }
 
@@ -174,9 +178,18 @@ impl Engine {
     }
 
     fn take_searcher(&mut self) -> Box<dyn Searcher> {
-        self.searcher
-            .take()
-            .unwrap_or_else(|| Box::new(HeuristicSearcher))
+        if self.table.is_none() {
+            self.prepare_table();
+        }
+        let threads = self.options.threads;
+        match self.searcher.take() {
+            Some(s) if self.searcher_threads == threads => s,
+            _ => {
+                self.searcher_threads = threads;
+                let table = Arc::clone(self.table.as_ref().expect("table prepared"));
+                Box::new(AlphaBetaSearcher::new(table, threads))
+            }
+        }
     }
 
     /// The instant move for a position (a five if there is one, else a block of the
@@ -261,7 +274,9 @@ mod tests {
         engine.prepare_table();
         let mut p = Position::new(15, 15, crate::rules::Rule::Freestyle).unwrap();
         p.play(Pos::new(7, 7));
-        let running = engine.start_search(&p, Limits::unbounded(), Box::new(|_| {}));
+        let mut limits = Limits::unbounded();
+        limits.max_depth = Some(3);
+        let running = engine.start_search(&p, limits, Box::new(|_| {}));
         let done = running.done().recv().unwrap();
         let outcome = engine.finish_search(done).unwrap();
         assert!(p.board().is_empty(outcome.best));

@@ -4,9 +4,11 @@
 //! Gomocup protocol layer that the `pbrain-rensa` binary runs. The core knows nothing of the
 //! protocol: `protocol` turns lines into commands and drives an [`engine::Engine`].
 
+pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod opening;
+pub mod pattern;
 pub mod position;
 pub mod protocol;
 pub mod rules;

@@ -22,6 +22,12 @@ struct Cli {
 enum Mode {
     /// Speak the Gomocup protocol on stdin/stdout (the default).
     Protocol,
+    /// Search the fixed bench positions (1 thread, fixed depth) and print `Bench: <nodes>`.
+    Bench {
+        /// Search depth.
+        #[arg(long, default_value_t = rensa::bench::BENCH_DEPTH)]
+        depth: u32,
+    },
 }
 
 fn main() {
@@ -31,6 +37,10 @@ fn main() {
         .init();
     match cli.command.unwrap_or(Mode::Protocol) {
         Mode::Protocol => run_protocol(),
+        Mode::Bench { depth } => {
+            let lines = rensa::bench::run(depth);
+            rensa::bench::print(&lines, depth);
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! Game rules: which lines win, and Renju's forbidden moves for Black.
 //!
 //! The fast code here works on the board's per-line bit masks. A deliberately simple
-//! reference implementation lives in the tests (`tests/reference_rules.rs`) and is compared
+//! reference implementation lives in the tests (`tests/common/reference.rs`) and is compared
 //! against this one on many random positions.
 
 use crate::board::{Board, Cell, Color, Direction, Pos};
@@ -342,9 +342,20 @@ fn has_pair_at_distance_five(points: u32) -> bool {
     points & (points >> 5) != 0
 }
 
-/// True when Black's stones on this line through `pos` form a straight (open) four.
-fn is_straight_four(board: &Board, pos: Pos, dir: Direction) -> bool {
-    has_pair_at_distance_five(black_five_points(board, pos, dir))
+/// True when Black's stones on this line through `pos` form a straight (open) four whose four
+/// stones include bit `inner` (the stone just added): a line that was a straight four already
+/// does not become a three because some unrelated square on it is filled.
+fn is_straight_four_with(board: &Board, pos: Pos, dir: Direction, inner: u32) -> bool {
+    let points = black_five_points(board, pos, dir);
+    let mut low_ends = points & (points >> 5);
+    while low_ends != 0 {
+        let low = low_ends.trailing_zeros();
+        low_ends &= low_ends - 1;
+        if low < inner && inner < low + 5 {
+            return true;
+        }
+    }
+    false
 }
 
 /// True when the black stone on `pos` is part of a real three on this line: some empty square
@@ -364,7 +375,7 @@ fn is_real_three(board: &mut Board, pos: Pos, dir: Direction) -> bool {
             continue;
         };
         board.place(q, Cell::Stone(Color::Black));
-        let straight = is_straight_four(board, pos, dir);
+        let straight = is_straight_four_with(board, pos, dir, bit);
         board.remove(q);
         if straight && renju_foul(board, q).is_none() {
             return true;

@@ -13,7 +13,7 @@ pub enum LineShape {
     None,
     /// A three that can only become a closed four.
     ClosedThree,
-    /// A three that can become an open (straight) four.
+    /// A three that one more stone turns into a four with two completing squares.
     OpenThree,
     /// A four with one completing square.
     Four,
@@ -116,7 +116,7 @@ pub fn line_shape(board: &Board, pos: Pos, color: Color, rule: Rule, dir: Direct
         extensions &= extensions - 1;
         let own2 = own | (1 << q);
         let points = completing_squares(own2, opp, empty & !(1 << q), r.bit, color, rule);
-        if points & (points >> 5) != 0 {
+        if points.count_ones() >= 2 {
             return LineShape::OpenThree;
         }
         if points != 0 {

@@ -17,6 +17,8 @@ use crate::timeman::TimeSettings;
 use crossbeam_channel::{after, never, select, Receiver};
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Below this budget the engine answers with its instant move without starting a search.
@@ -198,6 +200,7 @@ impl Session {
 
     fn reset(&mut self, width: usize, height: usize) {
         self.position = Position::new(width, height, self.rule).expect("size was checked");
+        crate::pattern::warm(self.rule);
     }
 
     fn start(&mut self, width: i64, height: i64) {
@@ -314,6 +317,7 @@ impl Session {
             Info::Pondering(_) | Info::CautionFactor(_) | Info::TimeIncrement(_) => {}
             Info::Rule(v) => match Rule::from_code(v) {
                 Some((rule, note)) => {
+                    crate::pattern::warm(rule);
                     self.rule = rule;
                     self.position.set_rule(rule);
                     if let Some(note) = note {
@@ -370,6 +374,7 @@ impl Session {
         if let Some(note) = self.engine.prepare_table() {
             self.pending_messages.push(note);
         }
+        crate::pattern::warm(self.rule);
         self.flush_messages();
         if self.position.empty_count() == 0 {
             self.out.line("ERROR the board is full");
@@ -388,9 +393,12 @@ impl Session {
         let (chosen, flow) = if budget.maximum <= INSTANT_THRESHOLD || self.input_closed {
             (Engine::instant_move(&self.position), Flow::Continue)
         } else {
-            let report = self.reporter(at);
+            let live = Arc::new(AtomicBool::new(true));
+            let report = self.reporter(at, Arc::clone(&live));
             let running = self.engine.start_search(&self.position, limits, report);
-            self.wait_for_search(running, deadline, input)
+            let result = self.wait_for_search(running, deadline, input);
+            live.store(false, Ordering::Relaxed);
+            result
         };
         if let Flow::Exit(_) = flow {
             return flow; // END arrived mid-search: leave without a move
@@ -410,12 +418,21 @@ impl Session {
     }
 
     /// A progress callback that prints MESSAGE lines when `show_detail` is on.
-    fn reporter(&self, start: Instant) -> Box<dyn FnMut(&SearchInfo) + Send> {
+    /// Reports stop once `live` is cleared, so a search abandoned after its deadline
+    /// cannot print after the move.
+    fn reporter(
+        &self,
+        start: Instant,
+        live: Arc<AtomicBool>,
+    ) -> Box<dyn FnMut(&SearchInfo) + Send> {
         if !self.show_detail {
             return Box::new(|_| {});
         }
         let out = self.out.clone();
         Box::new(move |info: &SearchInfo| {
+            if !live.load(Ordering::Relaxed) {
+                return;
+            }
             let ms = start.elapsed().as_millis().max(1);
             let nps = u128::from(info.nodes) * 1000 / ms;
             let pv: Vec<String> = info.pv.iter().map(|p| p.to_string()).collect();

@@ -3,8 +3,11 @@
 //! The protocol layer talks to a [`Searcher`] only; the concrete search can be replaced
 //! without touching it.
 
+pub mod alphabeta;
 pub mod candidates;
 pub mod heuristic;
+pub mod node;
+pub mod threat;
 pub mod tt;
 
 use crate::board::Pos;

@@ -1,0 +1,288 @@
+//! `pbrain-rensa bench`: a fixed-depth, single-threaded search over fixed positions of every
+//! rule. The total node count is the engine's signature: any change to search behaviour
+//! changes it, so commits quote it as `Bench: <n>` and CI checks it against
+//! `bench/signature.txt`.
+
+use crate::board::Pos;
+use crate::position::Position;
+use crate::rules::Rule;
+use crate::search::alphabeta::AlphaBetaSearcher;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Limits, Searcher};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Depth searched for every bench position.
+pub const BENCH_DEPTH: u32 = 9;
+/// Table size for the bench.
+pub const BENCH_TABLE_BYTES: usize = 16 << 20;
+
+/// One bench position: board size, rule and the moves played so far (Black first).
+pub struct BenchPosition {
+    /// Label printed beside the result.
+    pub name: &'static str,
+    /// Board width.
+    pub width: usize,
+    /// Board height.
+    pub height: usize,
+    /// The rule.
+    pub rule: Rule,
+    /// Moves as (x, y), Black first.
+    pub moves: &'static [(usize, usize)],
+}
+
+/// The fixed bench set: freestyle 15x15 and 20x20, standard, renju and caro.
+pub const POSITIONS: &[BenchPosition] = &[
+    BenchPosition {
+        name: "freestyle15-opening",
+        width: 15,
+        height: 15,
+        rule: Rule::Freestyle,
+        moves: &[(7, 7), (8, 6), (8, 8)],
+    },
+    BenchPosition {
+        name: "freestyle15-middle",
+        width: 15,
+        height: 15,
+        rule: Rule::Freestyle,
+        moves: &[
+            (7, 7),
+            (8, 7),
+            (7, 8),
+            (7, 6),
+            (8, 9),
+            (6, 7),
+            (9, 10),
+            (10, 11),
+            (6, 8),
+            (9, 8),
+        ],
+    },
+    BenchPosition {
+        name: "freestyle15-attack",
+        width: 15,
+        height: 15,
+        rule: Rule::Freestyle,
+        moves: &[
+            (7, 7),
+            (7, 8),
+            (8, 8),
+            (6, 6),
+            (9, 9),
+            (10, 10),
+            (8, 7),
+            (8, 6),
+            (9, 7),
+            (10, 7),
+            (9, 6),
+            (9, 8),
+        ],
+    },
+    BenchPosition {
+        name: "freestyle20-opening",
+        width: 20,
+        height: 20,
+        rule: Rule::Freestyle,
+        moves: &[(10, 10), (11, 9), (9, 11), (12, 10)],
+    },
+    BenchPosition {
+        name: "freestyle20-middle",
+        width: 20,
+        height: 20,
+        rule: Rule::Freestyle,
+        moves: &[
+            (10, 10),
+            (11, 11),
+            (9, 11),
+            (11, 9),
+            (11, 10),
+            (12, 10),
+            (8, 12),
+            (7, 13),
+            (9, 10),
+            (9, 9),
+            (10, 12),
+        ],
+    },
+    BenchPosition {
+        name: "freestyle20-edge",
+        width: 20,
+        height: 20,
+        rule: Rule::Freestyle,
+        moves: &[(2, 2), (3, 3), (2, 3), (2, 4), (3, 2), (4, 1), (1, 2)],
+    },
+    BenchPosition {
+        name: "standard15-opening",
+        width: 15,
+        height: 15,
+        rule: Rule::Standard,
+        moves: &[(7, 7), (6, 8), (8, 8), (6, 6), (6, 7)],
+    },
+    BenchPosition {
+        name: "standard15-middle",
+        width: 15,
+        height: 15,
+        rule: Rule::Standard,
+        moves: &[
+            (7, 7),
+            (8, 8),
+            (6, 8),
+            (8, 6),
+            (8, 7),
+            (6, 7),
+            (9, 6),
+            (5, 9),
+            (7, 5),
+            (7, 9),
+        ],
+    },
+    BenchPosition {
+        name: "renju15-opening",
+        width: 15,
+        height: 15,
+        rule: Rule::Renju,
+        moves: &[(7, 7), (7, 6), (8, 6)],
+    },
+    BenchPosition {
+        name: "renju15-middle",
+        width: 15,
+        height: 15,
+        rule: Rule::Renju,
+        moves: &[
+            (7, 7),
+            (8, 6),
+            (8, 8),
+            (6, 6),
+            (7, 6),
+            (7, 5),
+            (9, 9),
+            (6, 8),
+            (6, 9),
+            (10, 10),
+            (9, 7),
+        ],
+    },
+    BenchPosition {
+        name: "renju15-white",
+        width: 15,
+        height: 15,
+        rule: Rule::Renju,
+        moves: &[
+            (7, 7),
+            (8, 7),
+            (6, 8),
+            (7, 8),
+            (6, 6),
+            (8, 9),
+            (5, 7),
+            (4, 6),
+        ],
+    },
+    BenchPosition {
+        name: "caro15-opening",
+        width: 15,
+        height: 15,
+        rule: Rule::Caro,
+        moves: &[(7, 7), (8, 8), (7, 8), (7, 9)],
+    },
+    BenchPosition {
+        name: "caro15-middle",
+        width: 15,
+        height: 15,
+        rule: Rule::CaroExact,
+        moves: &[
+            (7, 7),
+            (6, 7),
+            (7, 6),
+            (7, 8),
+            (8, 5),
+            (9, 4),
+            (8, 7),
+            (6, 5),
+            (6, 6),
+            (9, 6),
+        ],
+    },
+];
+
+/// The result of one bench position.
+pub struct BenchLine {
+    /// Position label.
+    pub name: &'static str,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The move chosen.
+    pub best: Pos,
+    /// Its score.
+    pub score: i32,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+/// Build a bench position.
+pub fn position_of(p: &BenchPosition) -> Position {
+    let mut position = Position::new(p.width, p.height, p.rule).expect("bench sizes are valid");
+    for &(x, y) in p.moves {
+        position.play(Pos::new(x, y));
+    }
+    position
+}
+
+/// Search every bench position at [`BENCH_DEPTH`] with one thread and a fresh table.
+pub fn run(depth: u32) -> Vec<BenchLine> {
+    POSITIONS
+        .iter()
+        .map(|p| {
+            let position = position_of(p);
+            let table = Arc::new(TranspositionTable::new(BENCH_TABLE_BYTES));
+            let mut searcher = AlphaBetaSearcher::new(table, 1);
+            let mut limits = Limits::unbounded();
+            limits.max_depth = Some(depth);
+            let stop = AtomicBool::new(false);
+            let start = Instant::now();
+            let outcome = searcher.search(&position, &limits, &stop, &mut |_| {});
+            BenchLine {
+                name: p.name,
+                nodes: outcome.nodes,
+                best: outcome.best,
+                score: outcome.score,
+                elapsed: start.elapsed(),
+            }
+        })
+        .collect()
+}
+
+/// Total nodes of a bench run: the signature.
+pub fn signature(lines: &[BenchLine]) -> u64 {
+    lines.iter().map(|l| l.nodes).sum()
+}
+
+/// Print a bench run the way `pbrain-rensa bench` does.
+pub fn print(lines: &[BenchLine], depth: u32) {
+    println!(
+        "Rensa {} bench: depth {depth}, 1 thread, {} MiB table",
+        env!("CARGO_PKG_VERSION"),
+        BENCH_TABLE_BYTES >> 20
+    );
+    let mut total_time = Duration::ZERO;
+    for (i, l) in lines.iter().enumerate() {
+        total_time += l.elapsed;
+        println!(
+            "Position {:2} {:<22} best {:>5} score {:>6} nodes {:>10} time {:>6} ms",
+            i + 1,
+            l.name,
+            l.best.to_string(),
+            l.score,
+            l.nodes,
+            l.elapsed.as_millis()
+        );
+    }
+    let total = signature(lines);
+    let ms = total_time.as_millis().max(1);
+    println!("===========================");
+    println!("Total time (ms) : {ms}");
+    println!("Nodes searched  : {total}");
+    println!("Nodes/second    : {}", u128::from(total) * 1000 / ms);
+    println!("Bench: {total}");
+}

@@ -1,0 +1,661 @@
+//! Iterative-deepening principal-variation alpha-beta search with a shared transposition
+//! table, threat-aware move generation, VCF/VCT at the root and Lazy SMP.
+//!
+//! Scores are for the side to move. A win in `n` plies scores `WIN - n`, a loss `-(WIN - n)`.
+
+use super::node::{analyse, Candidate, NodeAnalysis};
+use super::threat::{ThreatLimits, ThreatSolver};
+use super::tt::{Bound, TranspositionTable};
+use super::{Limits, SearchInfo, SearchOutcome, Searcher};
+use crate::board::{Board, Cell, Color, Pos};
+use crate::pattern::{PatternTables, Threat};
+use crate::position::Position;
+use crate::rules::Rule;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Score of a win on the board.
+pub const WIN: i32 = 20_000;
+/// Scores beyond this are proven wins or losses.
+pub const WIN_BOUND: i32 = WIN - 1_000;
+const INFINITY: i32 = WIN + 1;
+const MAX_PLY: usize = 128;
+/// Most iterations of iterative deepening.
+const MAX_DEPTH: i32 = 60;
+
+/// Convert a score to table form (win distances from this node, not from the root).
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_BOUND {
+        score + ply as i32
+    } else if score <= -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_BOUND {
+        score - ply as i32
+    } else if score <= -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// True for a proven win or loss score.
+pub fn is_decisive(score: i32) -> bool {
+    score.abs() >= WIN_BOUND
+}
+
+/// Hash of board plus side to move.
+fn node_key(board: &Board, to_move: Color) -> u64 {
+    match to_move {
+        Color::Black => board.hash(),
+        Color::White => board.hash() ^ 0x9D39_247E_3377_6D41,
+    }
+}
+
+/// State shared by all threads of one search.
+struct Shared {
+    stop: AtomicBool,
+    nodes: AtomicU64,
+}
+
+/// One thread's search state.
+struct Worker<'a> {
+    board: Board,
+    rule: Rule,
+    tables: PatternTables,
+    tt: &'a TranspositionTable,
+    shared: &'a Shared,
+    external_stop: &'a AtomicBool,
+    limits: &'a Limits,
+    main: bool,
+    nodes: u64,
+    stopped: bool,
+    analyses: Vec<NodeAnalysis>,
+    killers: [[Option<Pos>; 2]; MAX_PLY],
+    history: Box<[[i32; crate::board::CELL_SLOTS]; 2]>,
+    root_best: Option<Pos>,
+}
+
+impl<'a> Worker<'a> {
+    fn new(
+        position: &Position,
+        tt: &'a TranspositionTable,
+        shared: &'a Shared,
+        external_stop: &'a AtomicBool,
+        limits: &'a Limits,
+        main: bool,
+    ) -> Self {
+        Worker {
+            board: position.board().clone(),
+            rule: position.rule(),
+            tables: PatternTables::new(position.rule()),
+            tt,
+            shared,
+            external_stop,
+            limits,
+            main,
+            nodes: 0,
+            stopped: false,
+            analyses: (0..MAX_PLY).map(|_| NodeAnalysis::default()).collect(),
+            killers: [[None; 2]; MAX_PLY],
+            history: Box::new([[0; crate::board::CELL_SLOTS]; 2]),
+            root_best: None,
+        }
+    }
+
+    fn check_stop(&mut self) {
+        if self.shared.stop.load(Ordering::Relaxed) || self.external_stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if self.main {
+            if self.limits.elapsed() >= self.limits.maximum {
+                self.stopped = true;
+            }
+            if let Some(max) = self.limits.max_nodes {
+                if self.shared.nodes.load(Ordering::Relaxed) + self.nodes >= max {
+                    self.stopped = true;
+                }
+            }
+            if self.stopped {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 511 == 0 {
+            self.check_stop();
+        }
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared.nodes.fetch_add(self.nodes, Ordering::Relaxed);
+        self.nodes = 0;
+    }
+
+    /// Order candidates: TT move, then by score (threats first), killers and history.
+    fn order(&self, moves: &mut [Candidate], tt_move: Option<Pos>, ply: usize, me: Color) {
+        let killers = self.killers[ply.min(MAX_PLY - 1)];
+        let hist = &self.history[me.index()];
+        for m in moves.iter_mut() {
+            if m.score == i32::MIN {
+                continue;
+            }
+            if Some(m.pos) == tt_move {
+                m.score = i32::MAX - 1;
+            } else if m.my_threat() < Threat::Three && m.their_threat() < Threat::Three {
+                if killers[0] == Some(m.pos) {
+                    m.score += 300;
+                } else if killers[1] == Some(m.pos) {
+                    m.score += 200;
+                }
+                m.score += hist[m.pos.index()].min(2_000) / 16;
+            }
+        }
+        // Stable and total: score, then square.
+        moves.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+    }
+
+    fn search(
+        &mut self,
+        to_move: Color,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv: &mut Vec<Pos>,
+    ) -> i32 {
+        pv.clear();
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        let pv_node = beta - alpha > 1;
+        // Mate distance pruning.
+        alpha = alpha.max(-WIN + ply as i32);
+        beta = beta.min(WIN - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if self.board.stone_count() >= self.board.area() || ply >= MAX_PLY - 2 {
+            return 0;
+        }
+        let me = to_move;
+        let mut analysis = std::mem::take(&mut self.analyses[ply]);
+        analyse(&mut self.board, me, self.rule, &self.tables, &mut analysis);
+        let result = self.search_node(me, depth, alpha, beta, ply, pv, pv_node, &mut analysis);
+        self.analyses[ply] = analysis;
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search_node(
+        &mut self,
+        me: Color,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv: &mut Vec<Pos>,
+        pv_node: bool,
+        a: &mut NodeAnalysis,
+    ) -> i32 {
+        if let Some(five) = a.my_five {
+            pv.push(five);
+            return WIN - ply as i32 - 1;
+        }
+        if a.their_fives.len() >= 2 {
+            return -(WIN - ply as i32 - 2);
+        }
+        let key = node_key(&self.board, me);
+        let mut tt_move = None;
+        if let Some(hit) = self.tt.probe(key) {
+            tt_move = hit.best.map(|i| Pos::from_index(i as usize));
+            let score = from_tt(hit.score, ply);
+            if !pv_node && hit.depth >= depth {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        let forced = a.their_fives.first().copied();
+        if let Some(block) = forced {
+            // Only the block; a forbidden block loses.
+            let Some(c) = a
+                .moves
+                .iter()
+                .find(|m| m.pos == block && m.score != i32::MIN)
+            else {
+                return -(WIN - ply as i32 - 2);
+            };
+            let _ = c;
+        } else if let Some(open_four) = a.my_open_four {
+            pv.push(open_four);
+            return WIN - ply as i32 - 3;
+        }
+        if depth <= 0 && forced.is_none() {
+            return a.eval;
+        }
+        // Which moves to search.
+        let mut moves: Vec<Candidate> = if let Some(block) = forced {
+            a.moves.iter().copied().filter(|m| m.pos == block).collect()
+        } else if a.their_open_four_moves {
+            // Defend the open three (squares where they would make a four) or counter with
+            // a four of our own.
+            a.moves
+                .iter()
+                .copied()
+                .filter(|m| {
+                    m.score != i32::MIN
+                        && (m.theirs.f4 + m.theirs.b4 > 0 || m.mine.f4 + m.mine.b4 > 0)
+                })
+                .collect()
+        } else {
+            a.moves
+                .iter()
+                .copied()
+                .filter(|m| m.score != i32::MIN)
+                .collect()
+        };
+        if moves.is_empty() {
+            // Nothing legal near the stones (every candidate forbidden): no proof either way.
+            return a.eval;
+        }
+        self.order(&mut moves, tt_move, ply, me);
+        // Keep the tree narrow: the heuristic ordering is good, late quiet moves rarely matter.
+        let width = match depth {
+            d if d >= 8 => 24,
+            d if d >= 5 => 18,
+            d if d >= 3 => 14,
+            _ => 10,
+        };
+        if forced.is_none() && !a.their_open_four_moves && moves.len() > width {
+            moves.truncate(width);
+        }
+        let orig_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut child_pv = Vec::with_capacity(32);
+        let new_depth = if forced.is_some() { depth } else { depth - 1 };
+        for (i, m) in moves.iter().enumerate() {
+            let pos = m.pos;
+            self.board.place(pos, Cell::Stone(me));
+            let quiet = m.my_threat() < Threat::Three && m.their_threat() < Threat::Three;
+            let mut score;
+            if i == 0 {
+                score = -self.search(
+                    me.opponent(),
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    &mut child_pv,
+                );
+            } else {
+                let reduction = if quiet && depth >= 3 && i >= 3 {
+                    1 + i32::from(i >= 8)
+                } else {
+                    0
+                };
+                score = -self.search(
+                    me.opponent(),
+                    new_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    &mut child_pv,
+                );
+                if score > alpha && (reduction > 0 || score < beta) {
+                    score = -self.search(
+                        me.opponent(),
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        &mut child_pv,
+                    );
+                }
+            }
+            self.board.remove(pos);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(pos);
+                if ply == 0 {
+                    self.root_best = Some(pos);
+                }
+                if score > alpha {
+                    alpha = score;
+                    pv.clear();
+                    pv.push(pos);
+                    pv.extend_from_slice(&child_pv);
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply.min(MAX_PLY - 1)];
+                            if k[0] != Some(pos) {
+                                k[1] = k[0];
+                                k[0] = Some(pos);
+                            }
+                            let h = &mut self.history[me.index()][pos.index()];
+                            *h += depth * depth;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move.map(|p| p.index() as u16),
+            to_tt(best, ply),
+            depth,
+            bound,
+        );
+        best
+    }
+}
+
+/// The alpha-beta searcher, holding the shared transposition table.
+pub struct AlphaBetaSearcher {
+    tt: Arc<TranspositionTable>,
+    threads: usize,
+    /// Try VCF/VCT at the root before the main search.
+    pub use_threat_solvers: bool,
+}
+
+impl AlphaBetaSearcher {
+    /// A searcher over a table, with `threads` threads (Lazy SMP).
+    pub fn new(tt: Arc<TranspositionTable>, threads: usize) -> Self {
+        AlphaBetaSearcher {
+            tt,
+            threads: threads.max(1),
+            use_threat_solvers: true,
+        }
+    }
+
+    /// Root threat solving: a VCF of our own, then a VCT within a share of the budget.
+    fn root_threats(
+        &self,
+        position: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        nodes: &mut u64,
+    ) -> Option<Vec<Pos>> {
+        let me = position.to_move();
+        let vcf_limits = ThreatLimits {
+            max_attacker_moves: 30,
+            max_nodes: limits.max_nodes.map_or(200_000, |n| n / 4).max(1_000),
+        };
+        let mut solver =
+            ThreatSolver::new(position.board(), position.rule(), me, vcf_limits).with_stop(stop);
+        let found = solver.vcf();
+        *nodes += solver.nodes();
+        if found.is_some() {
+            return found;
+        }
+        // The opponent's four threats come first: only look for our VCT when they have none
+        // pending (the VCT solver handles forced blocks, but keep it cheap).
+        // Node budget: fixed when the search is bounded by depth or nodes (deterministic
+        // bench and fixed-node play), else a share of the time budget (~400 nodes per ms).
+        let max_nodes = if let Some(n) = limits.max_nodes {
+            (n / 4).max(1_000)
+        } else if limits.max_depth.is_some() && limits.maximum >= Duration::from_secs(3_600) {
+            50_000
+        } else {
+            let budget = limits.maximum.min(limits.optimum * 2) / 4;
+            if budget < Duration::from_millis(20) {
+                return None;
+            }
+            20_000 + budget.as_millis() as u64 * 400
+        };
+        let vct_limits = ThreatLimits {
+            max_attacker_moves: 12,
+            max_nodes,
+        };
+        let mut solver =
+            ThreatSolver::new(position.board(), position.rule(), me, vct_limits).with_stop(stop);
+        let found = solver.vct();
+        *nodes += solver.nodes();
+        found
+    }
+}
+
+impl Searcher for AlphaBetaSearcher {
+    fn search(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchOutcome {
+        let shared = Shared {
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        };
+        let tt: &TranspositionTable = &self.tt;
+        let me = position.to_move();
+        // Immediate decisions first.
+        let mut scratch = position.board().clone();
+        let tables = PatternTables::new(position.rule());
+        let mut root = NodeAnalysis::default();
+        let mut threat_nodes = 0u64;
+        analyse(&mut scratch, me, position.rule(), &tables, &mut root);
+        let legal: Vec<Pos> = root
+            .moves
+            .iter()
+            .filter(|m| m.score != i32::MIN)
+            .map(|m| m.pos)
+            .collect();
+        let quick = |best: Pos, score: i32, pv: Vec<Pos>| SearchOutcome {
+            best,
+            score,
+            depth: 1,
+            nodes: 1,
+            pv,
+        };
+        if let Some(five) = root.my_five {
+            return quick(five, WIN - 1, vec![five]);
+        }
+        if legal.len() == 1 {
+            return quick(legal[0], root.eval, vec![legal[0]]);
+        }
+        if let Some(&block) = root.their_fives.first() {
+            if legal.contains(&block) {
+                if root.their_fives.len() == 1 && legal.len() > 1 {
+                    // Forced, but search anyway to get a score; fall through.
+                } else {
+                    return quick(block, -(WIN - 2), vec![block]);
+                }
+            }
+        }
+        if root.their_fives.is_empty() {
+            if let Some(four) = root.my_open_four {
+                return quick(four, WIN - 3, vec![four]);
+            }
+            if self.use_threat_solvers {
+                let found = self.root_threats(position, limits, stop, &mut threat_nodes);
+                if let Some(line) = found {
+                    let len = line.len() as i32;
+                    return SearchOutcome {
+                        best: line[0],
+                        score: WIN - len,
+                        depth: len as u32,
+                        nodes: threat_nodes,
+                        pv: line,
+                    };
+                }
+            }
+        }
+        let max_depth = limits
+            .max_depth
+            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+        let helpers = self.threads - 1;
+        let mut main_result: Option<SearchOutcome> = None;
+        std::thread::scope(|scope| {
+            for t in 0..helpers {
+                let shared = &shared;
+                scope.spawn_named(t, move || {
+                    let mut w = Worker::new(position, tt, shared, stop, limits, false);
+                    let mut pv = Vec::new();
+                    let mut depth = 1 + (t as i32 % 2);
+                    while depth <= max_depth && !w.stopped {
+                        w.search(me, depth, -INFINITY, INFINITY, 0, &mut pv);
+                        w.flush_nodes();
+                        depth += 1;
+                    }
+                    w.flush_nodes();
+                });
+            }
+            let mut w = Worker::new(position, tt, &shared, stop, limits, true);
+            let mut best: Option<(Pos, i32, u32, Vec<Pos>)> = None;
+            let mut pv = Vec::new();
+            let mut previous_best: Option<Pos> = None;
+            let mut stable_iterations = 0;
+            let mut score_guess = 0;
+            for depth in 1..=max_depth {
+                // Aspiration window around the previous score.
+                let mut delta = 60;
+                let (mut lo, mut hi) = if depth >= 4 && !is_decisive(score_guess) {
+                    (score_guess - delta, score_guess + delta)
+                } else {
+                    (-INFINITY, INFINITY)
+                };
+                let score = loop {
+                    let s = w.search(me, depth, lo, hi, 0, &mut pv);
+                    if w.stopped {
+                        break s;
+                    }
+                    if s <= lo {
+                        lo = (lo - delta).max(-INFINITY);
+                    } else if s >= hi {
+                        hi = (hi + delta).min(INFINITY);
+                    } else {
+                        break s;
+                    }
+                    delta *= 3;
+                    if delta > 2_000 {
+                        lo = -INFINITY;
+                        hi = INFINITY;
+                    }
+                };
+                w.flush_nodes();
+                if w.stopped && depth > 1 {
+                    // Keep the last full iteration's move, unless this one already found a
+                    // better move at the root (its first move was searched fully).
+                    break;
+                }
+                if let Some(&first) = pv.first() {
+                    best = Some((first, score, depth as u32, pv.clone()));
+                } else if let Some(rb) = w.root_best {
+                    best = Some((rb, score, depth as u32, vec![rb]));
+                }
+                score_guess = score;
+                let nodes = shared.nodes.load(Ordering::Relaxed);
+                report(&SearchInfo {
+                    depth: depth as u32,
+                    score,
+                    nodes,
+                    elapsed: limits.elapsed(),
+                    pv: pv.clone(),
+                });
+                if is_decisive(score) && depth >= 2 {
+                    break;
+                }
+                let current = best.as_ref().map(|b| b.0);
+                if current == previous_best {
+                    stable_iterations += 1;
+                } else {
+                    stable_iterations = 0;
+                }
+                previous_best = current;
+                // Time: stop early once the optimum is used; a little longer while the best
+                // move keeps changing.
+                let factor = if stable_iterations >= 3 {
+                    0.6
+                } else if stable_iterations == 0 {
+                    1.4
+                } else {
+                    1.0
+                };
+                let target = limits.optimum.mul_f64(factor).min(limits.maximum);
+                if limits.elapsed() >= target && limits.max_nodes.is_none() {
+                    break;
+                }
+                if w.stopped {
+                    break;
+                }
+            }
+            shared.stop.store(true, Ordering::Relaxed);
+            let nodes = shared.nodes.load(Ordering::Relaxed);
+            main_result = best.map(|(best, score, depth, pv)| SearchOutcome {
+                best,
+                score,
+                depth,
+                nodes,
+                pv,
+            });
+        });
+        let nodes = shared.nodes.load(Ordering::Relaxed) + threat_nodes;
+        main_result
+            .map(|mut r| {
+                r.nodes = nodes;
+                r
+            })
+            .unwrap_or_else(|| {
+                let fallback = legal
+                    .first()
+                    .copied()
+                    .or_else(|| position.board().empty_positions().next())
+                    .expect("an empty square");
+                SearchOutcome {
+                    best: fallback,
+                    score: 0,
+                    depth: 0,
+                    nodes,
+                    pv: vec![fallback],
+                }
+            })
+    }
+
+    fn clear(&mut self) {}
+}
+
+/// Spawning helper threads with a large stack inside a scope.
+trait SpawnNamed<'scope> {
+    fn spawn_named<F: FnOnce() + Send + 'scope>(&'scope self, index: usize, f: F);
+}
+
+impl<'scope, 'env> SpawnNamed<'scope> for std::thread::Scope<'scope, 'env> {
+    fn spawn_named<F: FnOnce() + Send + 'scope>(&'scope self, index: usize, f: F) {
+        let spawned = std::thread::Builder::new()
+            .name(format!("helper-{index}"))
+            .stack_size(crate::engine::SEARCH_STACK_BYTES)
+            .spawn_scoped(self, f);
+        if let Err(e) = spawned {
+            log::warn!("could not start helper thread {index}: {e}");
+        }
+    }
+}

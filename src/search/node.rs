@@ -1,0 +1,276 @@
+//! Per-node analysis: the candidate moves with the patterns they make for both sides,
+//! the immediate threats, and a static evaluation. Everything the search needs at a node
+//! comes from one pass over the candidates.
+
+use crate::board::{Board, Color, Direction, Pos, MAX_SIZE};
+use crate::pattern::{Pattern, PatternCounts, PatternTables, Threat};
+use crate::rules::{self, Rule};
+
+/// One candidate move.
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate {
+    /// The square.
+    pub pos: Pos,
+    /// Patterns the side to move would make there.
+    pub mine: PatternCounts,
+    /// Patterns the opponent would make there.
+    pub theirs: PatternCounts,
+    /// Ordering score (higher first).
+    pub score: i32,
+}
+
+impl Candidate {
+    /// The side to move's threat here.
+    #[inline]
+    pub fn my_threat(&self) -> Threat {
+        self.mine.threat()
+    }
+
+    /// The opponent's threat here.
+    #[inline]
+    pub fn their_threat(&self) -> Threat {
+        self.theirs.threat()
+    }
+}
+
+/// Values of line patterns for the static evaluation and move ordering.
+const PATTERN_VALUE: [i32; 10] = [0, 1, 3, 6, 20, 24, 90, 100, 1_000, 10_000];
+
+#[inline]
+fn pattern_sum(patterns: &[Pattern; 4]) -> i32 {
+    patterns.iter().map(|&p| PATTERN_VALUE[p as usize]).sum()
+}
+
+/// Ordering bonus for combined threats.
+#[inline]
+fn threat_bonus(t: Threat) -> i32 {
+    match t {
+        Threat::Five => 1_000_000,
+        Threat::OpenFour => 200_000,
+        Threat::FourThree => 50_000,
+        Threat::DoubleThree => 10_000,
+        Threat::Three => 600,
+        Threat::Four => 400,
+        Threat::Minor | Threat::None => 0,
+    }
+}
+
+/// Squares within two cells (Chebyshev) of any stone, as row masks (bit = x); on an empty
+/// board, the centre.
+pub fn candidate_rows(board: &Board) -> [u32; MAX_SIZE] {
+    let h = board.height();
+    let width_mask = if board.width() >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << board.width()) - 1
+    };
+    let mut dilated = [0u32; MAX_SIZE];
+    for (y, d) in dilated.iter_mut().enumerate().take(h) {
+        let occ = board.line_stones(Color::Black, Direction::Horizontal, y)
+            | board.line_stones(Color::White, Direction::Horizontal, y);
+        *d = (occ | occ << 1 | occ << 2 | occ >> 1 | occ >> 2) & width_mask;
+    }
+    let mut rows = [0u32; MAX_SIZE];
+    if board.stone_count() == 0 {
+        let c = board.center();
+        rows[c.y()] = 1 << c.x();
+        return rows;
+    }
+    for (y, row) in rows.iter_mut().enumerate().take(h) {
+        let near = dilated[y.saturating_sub(2)..=(y + 2).min(h - 1)]
+            .iter()
+            .fold(0, |acc, d| acc | d);
+        *row = near & board.line_empty(Direction::Horizontal, y);
+    }
+    rows
+}
+
+/// The analysis of one node.
+#[derive(Debug, Default)]
+pub struct NodeAnalysis {
+    /// Candidates, in row-major order until sorted by the caller.
+    pub moves: Vec<Candidate>,
+    /// A square where the side to move wins at once.
+    pub my_five: Option<Pos>,
+    /// Squares where the opponent would win at once (at most two are recorded).
+    pub their_fives: Vec<Pos>,
+    /// Static evaluation for the side to move.
+    pub eval: i32,
+    /// The side to move has an open four or double four available (legal).
+    pub my_open_four: Option<Pos>,
+    /// The opponent has moves that would make a four (closed or open).
+    pub their_four_moves: bool,
+    /// The opponent has moves that make an open four or a double four (an open three, or
+    /// two crossing closed threes, on the board).
+    pub their_open_four_moves: bool,
+}
+
+/// Analyse the position for `me` to move. `out` is reused to avoid allocation.
+pub fn analyse(
+    board: &mut Board,
+    me: Color,
+    rule: Rule,
+    tables: &PatternTables,
+    out: &mut NodeAnalysis,
+) {
+    out.moves.clear();
+    out.my_five = None;
+    out.their_fives.clear();
+    out.my_open_four = None;
+    out.their_four_moves = false;
+    out.their_open_four_moves = false;
+    let opp = me.opponent();
+    let rows = candidate_rows(board);
+    let mut my_total = 0i32;
+    let mut their_total = 0i32;
+    let mut my_best = Threat::None;
+    let mut their_best = Threat::None;
+    let me_fouls = rule.has_fouls_for(me);
+    let opp_fouls = rule.has_fouls_for(opp);
+    for (y, &row) in rows.iter().enumerate().take(board.height()) {
+        let mut bits = row;
+        while bits != 0 {
+            let x = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let pos = Pos::new(x, y);
+            let mine_p = tables.patterns(board, pos, me);
+            let theirs_p = tables.patterns(board, pos, opp);
+            let mine = PatternCounts::of(&mine_p);
+            let theirs = PatternCounts::of(&theirs_p);
+            let mut my_threat = mine.threat();
+            let mut their_threat = theirs.threat();
+            // Renju: Black's shapes that may be fouls are checked exactly.
+            if me_fouls
+                && my_threat != Threat::Five
+                && mine.may_be_foul_or_overline()
+                && rules::renju_foul(board, pos).is_some()
+            {
+                // A forbidden square is no move for us, but still a square the opponent
+                // may want.
+                my_threat = Threat::None;
+                if their_threat >= Threat::Four {
+                    their_total += pattern_sum(&theirs_p);
+                }
+                out.moves.push(Candidate {
+                    pos,
+                    mine: PatternCounts::default(),
+                    theirs,
+                    score: i32::MIN, // marks a forbidden square; never searched
+                });
+                continue;
+            }
+            if opp_fouls
+                && their_threat != Threat::Five
+                && theirs.may_be_foul_or_overline()
+                && rules::renju_foul(board, pos).is_some()
+            {
+                their_threat = Threat::None;
+            }
+            let my_value = pattern_sum(&mine_p);
+            let their_value =
+                if their_threat == Threat::None && theirs.may_be_foul_or_overline() && opp_fouls {
+                    0
+                } else {
+                    pattern_sum(&theirs_p)
+                };
+            my_total += my_value;
+            their_total += their_value;
+            match my_threat {
+                Threat::Five => {
+                    out.my_five.get_or_insert(pos);
+                }
+                Threat::OpenFour => {
+                    out.my_open_four.get_or_insert(pos);
+                }
+                _ => {}
+            }
+            match their_threat {
+                Threat::Five if out.their_fives.len() < 2 => out.their_fives.push(pos),
+                Threat::OpenFour => out.their_open_four_moves = true,
+                _ => {}
+            }
+            if their_threat != Threat::None && theirs.f4 + theirs.b4 > 0 {
+                out.their_four_moves = true;
+            }
+            my_best = my_best.max(my_threat);
+            their_best = their_best.max(their_threat);
+            let score = threat_bonus(my_threat)
+                + threat_bonus(their_threat) * 4 / 5
+                + my_value * 2
+                + their_value;
+            out.moves.push(Candidate {
+                pos,
+                mine,
+                theirs,
+                score,
+            });
+        }
+    }
+    // Static evaluation: own shapes minus the opponent's, the side to move a tempo ahead.
+    let mut eval = my_total - their_total * 9 / 10;
+    if their_best < Threat::Four {
+        // The opponent cannot force: our strongest threat counts for more.
+        eval += match my_best {
+            Threat::FourThree => 3_000,
+            Threat::DoubleThree => 1_500,
+            Threat::Three => 300,
+            _ => 0,
+        };
+    }
+    out.eval = eval.clamp(-9_000, 9_000);
+}
+
+impl PatternCounts {
+    /// True when a renju foul is possible here: several fours/threes, or a five-ish line
+    /// that might be an overline.
+    #[inline]
+    pub fn may_be_foul_or_overline(&self) -> bool {
+        self.may_be_foul() || self.b4 + self.f4 > 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candidate_rows_cover_two_cells_around_stones() {
+        let b = Board::from_ascii(
+            ".......
+             .......
+             .......
+             ...X...
+             .......
+             .......
+             .......",
+        )
+        .unwrap();
+        let rows = candidate_rows(&b);
+        let count: u32 = rows.iter().map(|r| r.count_ones()).sum();
+        assert_eq!(count, 24);
+        assert_eq!(rows[3] & (1 << 3), 0, "the stone itself is not a candidate");
+        assert_eq!(rows[0], 0);
+    }
+
+    #[test]
+    fn analysis_finds_fives_and_open_fours() {
+        let mut b = Board::from_ascii(
+            "...........
+             .XXXX......
+             ...........
+             ...OOO.....
+             ...........
+             ...........",
+        )
+        .unwrap();
+        let t = PatternTables::new(Rule::Freestyle);
+        let mut a = NodeAnalysis::default();
+        analyse(&mut b, Color::White, Rule::Freestyle, &t, &mut a);
+        assert!(a.my_five.is_none());
+        assert_eq!(a.their_fives.len(), 2);
+        assert!(a.my_open_four.is_some());
+        analyse(&mut b, Color::Black, Rule::Freestyle, &t, &mut a);
+        assert!(a.my_five.is_some());
+        assert!(a.their_open_four_moves);
+    }
+}
