@@ -107,6 +107,33 @@ impl Position {
         self.to_move = self.to_move.opponent();
     }
 
+    /// Place a stone of `color` on an empty square; the other colour is then to move.
+    #[inline]
+    pub fn play_as(&mut self, pos: Pos, color: Color) {
+        self.board.place(pos, Cell::Stone(color));
+        self.history.push(pos);
+        self.to_move = color.opponent();
+    }
+
+    /// Swap the colour of every stone (the history order stays).
+    pub fn swap_colours(&mut self) {
+        let stones: Vec<(Pos, Cell)> = self
+            .history
+            .iter()
+            .map(|&p| match self.board.cell(p) {
+                Cell::Stone(c) => (p, Cell::Stone(c.opponent())),
+                other => (p, other),
+            })
+            .collect();
+        for &(p, _) in &stones {
+            self.board.remove(p);
+        }
+        for &(p, cell) in &stones {
+            self.board.place(p, cell);
+        }
+        self.to_move = self.to_move.opponent();
+    }
+
     /// Take back the last move played; returns it.
     #[inline]
     pub fn undo(&mut self) -> Option<Pos> {

@@ -15,7 +15,7 @@ pub const DEFAULT_TURN_MS: i64 = 5_000;
 /// Fixed part of the safety margin kept back for I/O and scheduling.
 pub const BASE_MARGIN_MS: i64 = 30;
 /// Largest safety margin.
-pub const MAX_MARGIN_MS: i64 = 250;
+pub const MAX_MARGIN_MS: i64 = 300;
 
 /// The manager's time settings as last received.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -77,7 +77,7 @@ impl TimeSettings {
                 maximum: day,
             };
         };
-        let margin = (BASE_MARGIN_MS + ceiling / 50).min(MAX_MARGIN_MS);
+        let margin = (BASE_MARGIN_MS + ceiling / 20).min(MAX_MARGIN_MS);
         let mut maximum = (ceiling - margin).max(0);
         let mut optimum = maximum;
         if let Some(left) = self.match_left_ms() {

@@ -501,7 +501,11 @@ fn parse_start(rest: &str) -> Command {
 fn parse_info(rest: &str) -> Command {
     let (key, value) = split_token(rest);
     if key.is_empty() {
-        return Command::Malformed("INFO: missing key, expected INFO KEY VALUE".to_owned());
+        // INFO never answers on stdout: a bare INFO is reported later like a bad value.
+        return Command::Info(Info::BadValue {
+            key: String::new(),
+            value: String::new(),
+        });
     }
     let key = key.to_ascii_lowercase();
     let int_ctor: fn(i64) -> Info = match key.as_str() {
@@ -1160,8 +1164,13 @@ mod tests {
                 value: String::new()
             }
         );
-        assert!(is_malformed(&one("INFO")));
-        assert!(is_malformed(&one("info \r\n")));
+        // A bare INFO must not be answered: it becomes a bad value reported later.
+        let bare = Info::BadValue {
+            key: String::new(),
+            value: String::new(),
+        };
+        assert_eq!(info("INFO"), bare);
+        assert_eq!(info("info \r\n"), bare);
     }
 
     #[test]

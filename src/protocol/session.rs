@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 /// Below this budget the engine answers with its instant move without starting a search.
 const INSTANT_THRESHOLD: Duration = Duration::from_millis(5);
 /// How long to wait for a stopped search before playing the fallback move.
-const STOP_GRACE: Duration = Duration::from_millis(15);
+const STOP_GRACE: Duration = Duration::from_millis(10);
 /// Longest text echoed back in `UNKNOWN` / `ERROR` replies.
 const MAX_ECHO_CHARS: usize = 80;
 
@@ -60,6 +60,8 @@ pub struct Session {
     queued: VecDeque<(Command, Instant)>,
     /// The input has ended: finish what was queued with instant moves, then exit.
     input_closed: bool,
+    /// The colour Rensa plays in the current game.
+    our_color: Color,
 }
 
 /// What to do after a command.
@@ -82,6 +84,7 @@ impl Session {
             pending_messages: Vec::new(),
             queued: VecDeque::new(),
             input_closed: false,
+            our_color: Color::Black,
         }
     }
 
@@ -124,8 +127,9 @@ impl Session {
                 self.position = snapshot;
                 self.parser = CommandParser::new();
                 if wants_move {
+                    self.position.set_to_move(self.our_color);
                     if let Some(m) = Engine::instant_move(&self.position) {
-                        self.position.play(m);
+                        self.position.play_as(m, self.our_color);
                         self.out.line(m.to_string());
                         return Flow::Continue;
                     }
@@ -152,18 +156,28 @@ impl Session {
                     self.out
                         .line("ERROR BEGIN needs an empty board; send START or BOARD first");
                 } else {
+                    self.our_color = Color::Black;
                     return self.think(at, input);
                 }
             }
             Command::Turn(c) => match self.empty_square(c) {
                 Ok(pos) => {
-                    self.position.play(pos);
+                    // The opponent's stone: by parity, Black if the colours are level.
+                    let b = self.position.board();
+                    let (black, white) = (b.count(Color::Black), b.count(Color::White));
+                    if black == white {
+                        self.our_color = Color::White;
+                    } else if black == white + 1 {
+                        self.our_color = Color::Black;
+                    }
+                    self.position.play_as(pos, self.our_color.opponent());
                     return self.think(at, input);
                 }
                 Err(e) => self.out.line(format!("ERROR TURN {}: {e}", wire(c))),
             },
             Command::Board { stones, think } => match self.position_from_board(&stones) {
                 Ok(position) => {
+                    self.our_color = position.to_move();
                     self.position = position;
                     if think {
                         return self.think(at, input);
@@ -174,7 +188,7 @@ impl Session {
             Command::Takeback(c) => self.takeback(c),
             Command::Play(c) => match self.empty_square(c) {
                 Ok(pos) => {
-                    self.position.play(pos);
+                    self.position.play_as(pos, self.our_color);
                     self.out.line(pos.to_string());
                 }
                 Err(e) => self.out.line(format!("ERROR PLAY {}: {e}", wire(c))),
@@ -200,6 +214,7 @@ impl Session {
 
     fn reset(&mut self, width: usize, height: usize) {
         self.position = Position::new(width, height, self.rule).expect("size was checked");
+        self.our_color = Color::Black;
         crate::pattern::warm(self.rule);
     }
 
@@ -291,14 +306,27 @@ impl Session {
                 self.position.undo();
             }
             Cell::Stone(_) => {
+                // Not the last stone: remove it and infer the colours again, as for BOARD.
                 self.position.remove_stone(pos);
                 let b = self.position.board();
-                let (black, white) = (b.count(Color::Black), b.count(Color::White));
-                self.position.set_to_move(if black > white {
-                    Color::White
-                } else {
-                    Color::Black
+                let own = b.count(self.our_color);
+                let opp = b.count(self.our_color.opponent());
+                let first_field = self.position.history().first().map(|&p| {
+                    if b.cell(p) == Cell::Stone(self.our_color) {
+                        1
+                    } else {
+                        2
+                    }
                 });
+                let (us, note) = infer_colour(own, opp, first_field);
+                if let Some(note) = note {
+                    self.pending_messages.push(note);
+                }
+                if us != self.our_color {
+                    self.position.swap_colours();
+                    self.our_color = us;
+                }
+                self.position.set_to_move(us);
             }
         }
         self.out.line("OK");
@@ -356,6 +384,11 @@ impl Session {
     }
 
     fn bad_info(&mut self, key: &str, value: &str) {
+        if key.is_empty() {
+            self.pending_messages
+                .push("ignored an INFO line without a key".to_string());
+            return;
+        }
         self.pending_messages.push(format!(
             "ignored INFO {} with unusable value '{}'",
             echo(key),
@@ -376,6 +409,7 @@ impl Session {
         }
         crate::pattern::warm(self.rule);
         self.flush_messages();
+        self.position.set_to_move(self.our_color);
         if self.position.empty_count() == 0 {
             self.out.line("ERROR the board is full");
             return Flow::Continue;
@@ -411,8 +445,22 @@ impl Session {
             log::error!("search chose an illegal move {chosen}; playing the fallback");
             chosen = Engine::instant_move(&self.position).unwrap_or(chosen);
         }
-        self.position.play(chosen);
+        self.position.play_as(chosen, self.our_color);
         self.out.line(chosen.to_string());
+        let used = at.elapsed();
+        if used > budget.maximum + Duration::from_millis(5) {
+            log::warn!(
+                "move {chosen} took {} ms, budget {} ms",
+                used.as_millis(),
+                budget.maximum.as_millis()
+            );
+        } else {
+            log::debug!(
+                "move {chosen} after {} ms (budget {} ms)",
+                used.as_millis(),
+                budget.maximum.as_millis()
+            );
+        }
         self.time.charge(at.elapsed().as_millis() as i64);
         flow
     }

@@ -64,6 +64,13 @@ struct Shared {
     nodes: AtomicU64,
 }
 
+/// Attacker moves tried by the VCF at the leaves.
+const LEAF_VCF_DEPTH: u32 = 8;
+/// Most four-moves tried by one leaf VCF (keeps quiescence cheap and bounded).
+const LEAF_VCF_NODES: u32 = 200;
+/// Win distance assumed for a leaf VCF (its exact length is not tracked).
+const LEAF_VCF_PLIES: i32 = 2 * LEAF_VCF_DEPTH as i32 + 1;
+
 /// One thread's search state.
 struct Worker<'a> {
     board: Board,
@@ -80,6 +87,8 @@ struct Worker<'a> {
     killers: [[Option<Pos>; 2]; MAX_PLY],
     history: Box<[[i32; crate::board::CELL_SLOTS]; 2]>,
     root_best: Option<Pos>,
+    /// Four-moves the current leaf VCF may still try.
+    vcf_budget: u32,
 }
 
 impl<'a> Worker<'a> {
@@ -106,6 +115,7 @@ impl<'a> Worker<'a> {
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; crate::board::CELL_SLOTS]; 2]),
             root_best: None,
+            vcf_budget: 0,
         }
     }
 
@@ -132,7 +142,8 @@ impl<'a> Worker<'a> {
     #[inline]
     fn count_node(&mut self) {
         self.nodes += 1;
-        if self.nodes & 511 == 0 {
+        // Nodes cost a few microseconds each: this checks the clock every ~0.5 ms.
+        if self.nodes & 127 == 0 {
             self.check_stop();
         }
     }
@@ -163,6 +174,100 @@ impl<'a> Worker<'a> {
         }
         // Stable and total: score, then square.
         moves.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+    }
+
+    /// Does `me` (to move, with no five of the opponent pending) win by continuous fours
+    /// within `depth` attacker moves? Works on the worker's board in place.
+    fn leaf_vcf(&mut self, me: Color, depth: u32) -> bool {
+        let opp = me.opponent();
+        let rows = super::node::candidate_rows(&self.board);
+        let mut fours: arrayvec::ArrayVec<(Pos, bool), 64> = arrayvec::ArrayVec::new();
+        let mut their_five: Option<Pos> = None;
+        let mut their_fives = 0;
+        for (y, &row) in rows.iter().enumerate().take(self.board.height()) {
+            let mut bits = row;
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let pos = Pos::new(x, y);
+                let mine =
+                    crate::pattern::PatternCounts::of(&self.tables.patterns(&self.board, pos, me));
+                if mine.f5 > 0 {
+                    return true;
+                }
+                if self
+                    .tables
+                    .patterns(&self.board, pos, opp)
+                    .contains(&crate::pattern::Pattern::F5)
+                {
+                    their_fives += 1;
+                    their_five = Some(pos);
+                }
+                if mine.f4 + mine.b4 > 0 && !fours.is_full() {
+                    fours.push((pos, mine.may_be_foul()));
+                }
+            }
+        }
+        if their_fives >= 2 || depth == 0 {
+            return false;
+        }
+        for (pos, maybe_foul) in fours {
+            if let Some(must) = their_five {
+                if pos != must {
+                    continue;
+                }
+            }
+            if self.vcf_budget == 0 {
+                return false;
+            }
+            self.vcf_budget -= 1;
+            self.count_node();
+            if self.stopped {
+                return false;
+            }
+            if self.rule.has_fouls_for(me)
+                && maybe_foul
+                && crate::rules::renju_foul(&mut self.board, pos).is_some()
+            {
+                continue;
+            }
+            self.board.place(pos, Cell::Stone(me));
+            // Where does the four complete?
+            let mut completion = None;
+            let mut completions = 0;
+            // The four completes on an empty square of a line through `pos`.
+            for q in super::threat::line_neighbours(&self.board, pos) {
+                if self
+                    .tables
+                    .patterns(&self.board, q, me)
+                    .contains(&crate::pattern::Pattern::F5)
+                {
+                    completions += 1;
+                    completion = Some(q);
+                }
+            }
+            let win = match (completions, completion) {
+                (0, _) | (_, None) => false,
+                (1, Some(block)) => {
+                    if self.rule.has_fouls_for(opp)
+                        && crate::rules::renju_foul(&mut self.board, block).is_some()
+                    {
+                        true
+                    } else {
+                        self.board.place(block, Cell::Stone(opp));
+                        let w = self.leaf_vcf(me, depth - 1);
+                        self.board.remove(block);
+                        w
+                    }
+                }
+                _ => true,
+            };
+            self.board.remove(pos);
+            if win {
+                return true;
+            }
+        }
+        false
     }
 
     fn search(
@@ -248,6 +353,11 @@ impl<'a> Worker<'a> {
             return WIN - ply as i32 - 3;
         }
         if depth <= 0 && forced.is_none() {
+            // Quiescence: a quick VCF for the side to move decides tactical leaves.
+            self.vcf_budget = LEAF_VCF_NODES;
+            if a.my_four_moves && self.leaf_vcf(me, LEAF_VCF_DEPTH) {
+                return WIN - ply as i32 - LEAF_VCF_PLIES;
+            }
             return a.eval;
         }
         // Which moves to search.
@@ -396,7 +506,9 @@ impl AlphaBetaSearcher {
         }
     }
 
-    /// Root threat solving: a VCF of our own, then a VCT within a share of the budget.
+    /// Root threat solving: a VCF of our own, then a VCT, together within about a quarter of
+    /// the optimum time (or fixed node budgets when the search is bounded by depth or nodes,
+    /// so that bench and fixed-node play stay deterministic).
     fn root_threats(
         &self,
         position: &Position,
@@ -405,38 +517,53 @@ impl AlphaBetaSearcher {
         nodes: &mut u64,
     ) -> Option<Vec<Pos>> {
         let me = position.to_move();
-        let vcf_limits = ThreatLimits {
-            max_attacker_moves: 30,
-            max_nodes: limits.max_nodes.map_or(200_000, |n| n / 4).max(1_000),
+        // With a depth or node limit the solvers get node budgets (deterministic for bench
+        // and fixed-node play); otherwise about a quarter of the optimum time. The hard time
+        // limit applies in every case.
+        let share = limits.optimum.min(limits.maximum) / 4;
+        let deadline = Some(limits.start + limits.elapsed() + share);
+        let (vcf_nodes, vct_nodes) = if let Some(n) = limits.max_nodes {
+            ((n / 4).max(1_000), (n / 4).max(1_000))
+        } else if let Some(d) = limits.max_depth {
+            let d = u64::from(d.min(12));
+            (20_000 * d, 5_000 * d)
+        } else {
+            if share < Duration::from_millis(2) {
+                return None;
+            }
+            (u64::MAX, u64::MAX)
         };
-        let mut solver =
-            ThreatSolver::new(position.board(), position.rule(), me, vcf_limits).with_stop(stop);
+        let mut solver = ThreatSolver::new(
+            position.board(),
+            position.rule(),
+            me,
+            ThreatLimits {
+                max_attacker_moves: 30,
+                max_nodes: vcf_nodes,
+            },
+        )
+        .with_stop(stop);
+        if let Some(d) = deadline {
+            solver = solver.with_deadline(d);
+        }
         let found = solver.vcf();
         *nodes += solver.nodes();
         if found.is_some() {
             return found;
         }
-        // The opponent's four threats come first: only look for our VCT when they have none
-        // pending (the VCT solver handles forced blocks, but keep it cheap).
-        // Node budget: fixed when the search is bounded by depth or nodes (deterministic
-        // bench and fixed-node play), else a share of the time budget (~400 nodes per ms).
-        let max_nodes = if let Some(n) = limits.max_nodes {
-            (n / 4).max(1_000)
-        } else if limits.max_depth.is_some() && limits.maximum >= Duration::from_secs(3_600) {
-            50_000
-        } else {
-            let budget = limits.maximum.min(limits.optimum * 2) / 4;
-            if budget < Duration::from_millis(20) {
-                return None;
-            }
-            20_000 + budget.as_millis() as u64 * 400
-        };
-        let vct_limits = ThreatLimits {
-            max_attacker_moves: 12,
-            max_nodes,
-        };
-        let mut solver =
-            ThreatSolver::new(position.board(), position.rule(), me, vct_limits).with_stop(stop);
+        let mut solver = ThreatSolver::new(
+            position.board(),
+            position.rule(),
+            me,
+            ThreatLimits {
+                max_attacker_moves: 12,
+                max_nodes: vct_nodes,
+            },
+        )
+        .with_stop(stop);
+        if let Some(d) = deadline {
+            solver = solver.with_deadline(d);
+        }
         let found = solver.vct();
         *nodes += solver.nodes();
         found

@@ -100,6 +100,8 @@ pub struct NodeAnalysis {
     pub my_open_four: Option<Pos>,
     /// The opponent has moves that would make a four (closed or open).
     pub their_four_moves: bool,
+    /// The side to move has moves that make a four (closed or open).
+    pub my_four_moves: bool,
     /// The opponent has moves that make an open four or a double four (an open three, or
     /// two crossing closed threes, on the board).
     pub their_open_four_moves: bool,
@@ -118,6 +120,7 @@ pub fn analyse(
     out.their_fives.clear();
     out.my_open_four = None;
     out.their_four_moves = false;
+    out.my_four_moves = false;
     out.their_open_four_moves = false;
     let opp = me.opponent();
     let rows = candidate_rows(board);
@@ -175,6 +178,9 @@ pub fn analyse(
                 };
             my_total += my_value;
             their_total += their_value;
+            if my_threat != Threat::None && mine.f4 + mine.b4 > 0 {
+                out.my_four_moves = true;
+            }
             match my_threat {
                 Threat::Five => {
                     out.my_five.get_or_insert(pos);

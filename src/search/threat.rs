@@ -33,6 +33,7 @@ pub struct ThreatSolver<'a> {
     nodes: u64,
     limits: ThreatLimits,
     stop: Option<&'a AtomicBool>,
+    deadline: Option<std::time::Instant>,
     aborted: bool,
     /// Positions (by hash) known to fail with at least this many attacker moves left.
     failed: HashMap<u64, u32>,
@@ -56,6 +57,7 @@ impl<'a> ThreatSolver<'a> {
             nodes: 0,
             limits,
             stop: None,
+            deadline: None,
             aborted: false,
             failed: HashMap::new(),
         }
@@ -64,6 +66,12 @@ impl<'a> ThreatSolver<'a> {
     /// Stop early when this flag is set.
     pub fn with_stop(mut self, stop: &'a AtomicBool) -> Self {
         self.stop = Some(stop);
+        self
+    }
+
+    /// Give up (as "unknown") at this instant.
+    pub fn with_deadline(mut self, deadline: std::time::Instant) -> Self {
+        self.deadline = Some(deadline);
         self
     }
 
@@ -82,11 +90,17 @@ impl<'a> ThreatSolver<'a> {
         if self.nodes >= self.limits.max_nodes {
             self.aborted = true;
         }
-        if self.nodes & 255 == 0 {
+        if self.nodes & 63 == 0 {
             if let Some(stop) = self.stop {
                 if stop.load(Ordering::Relaxed) {
                     self.aborted = true;
                 }
+            }
+            if self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                self.aborted = true;
             }
         }
         self.aborted
@@ -182,7 +196,9 @@ impl<'a> ThreatSolver<'a> {
         fours.sort_by_key(|s| (std::cmp::Reverse(s.counts.threat()), s.pos));
         for spot in fours {
             let pos = spot.pos;
-            if self.fouls(a) && spot.counts.may_be_foul() && self.forbidden(pos, a) {
+            // Exact check (rules::renju_foul prefilters cheaply): the pattern counts miss
+            // fouls such as a double four on one line (`X.XXX.X`) or an overline.
+            if self.forbidden(pos, a) {
                 continue;
             }
             self.play(pos, a);
@@ -279,7 +295,9 @@ impl<'a> ThreatSolver<'a> {
         moves.sort_by_key(|s| (std::cmp::Reverse(s.counts.threat()), s.pos));
         for spot in moves {
             let pos = spot.pos;
-            if self.fouls(a) && spot.counts.may_be_foul() && self.forbidden(pos, a) {
+            // Exact check (rules::renju_foul prefilters cheaply): the pattern counts miss
+            // fouls such as a double four on one line (`X.XXX.X`) or an overline.
+            if self.forbidden(pos, a) {
                 continue;
             }
             self.play(pos, a);
@@ -369,6 +387,24 @@ impl<'a> ThreatSolver<'a> {
         }
         first_line
     }
+}
+
+/// Empty squares within four cells of `pos` along its four lines (where a four through
+/// `pos` can be completed).
+pub fn line_neighbours(board: &Board, pos: Pos) -> arrayvec::ArrayVec<Pos, 32> {
+    let mut out = arrayvec::ArrayVec::new();
+    for dir in crate::board::Direction::ALL {
+        let r = board.line_ref(pos, dir);
+        let mut empty = board.line_empty(dir, r.line) & rules::window_mask(r.bit, 4);
+        while empty != 0 {
+            let bit = empty.trailing_zeros();
+            empty &= empty - 1;
+            if let Some(q) = board.pos_on_line(dir, r.line, bit as i32) {
+                out.push(q);
+            }
+        }
+    }
+    out
 }
 
 /// Check that `line` is a real win for `attacker` from `board`: moves alternate, every

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Self-play SPRT for Rensa: is the working tree stronger than BASE_REV?
+#
+# Usage: bench/sprt.sh BASE_REV [rensa-match options...]
+#
+# Builds BASE_REV (a tag, branch or commit) in a temporary git worktree and the current
+# working tree (uncommitted changes included), copies both pbrain-rensa binaries into
+# their own directories, and runs rensa-match between them: an SPRT with elo0=0 elo1=10
+# alpha=beta=0.05 in pentanomial form, colour-swapped pairs on random openings from the
+# project's opening file. Options given after BASE_REV are appended and override the
+# defaults (e.g. --games 2000 --concurrency 1 --sprt elo0=-5 elo1=5).
+#
+# Environment: SPRT_TC (default 8/0.5+0.05, seconds), SPRT_GAMES (20000, the cap),
+# SPRT_CONCURRENCY (number of CPUs), SPRT_OPENINGS (opening file), SPRT_WORKDIR (where
+# builds, records and summary.json go; default a new directory under /tmp),
+# SPRT_BASE_TARGET (cargo target directory for the base build, to reuse it across runs).
+set -euo pipefail
+
+if [[ $# -lt 1 || "$1" == "-h" || "$1" == "--help" ]]; then
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+    exit 2
+fi
+BASE_REV=$1
+shift
+
+REPO=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+BASE_SHA=$(git -C "$REPO" rev-parse --verify "$BASE_REV^{commit}")
+WORK=${SPRT_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/rensa-sprt.XXXXXX")}
+mkdir -p "$WORK"
+WORK=$(cd "$WORK" && pwd)
+SRC="$WORK/base-src"
+TARGET_DIR=$(cd "$REPO" && cargo metadata --format-version 1 --no-deps \
+    | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+
+cleanup() { git -C "$REPO" worktree remove --force "$SRC" >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+
+echo "== building base $BASE_REV ($BASE_SHA) in $SRC"
+git -C "$REPO" worktree add --detach "$SRC" "$BASE_SHA" >/dev/null
+BASE_TARGET=${SPRT_BASE_TARGET:-$WORK/base-target}
+(cd "$SRC" && CARGO_TARGET_DIR="$BASE_TARGET" cargo build --release --quiet --bin pbrain-rensa)
+
+echo "== building the working tree"
+(cd "$REPO" && cargo build --release --quiet --bin pbrain-rensa \
+    && cargo build --release --quiet -p rensa-bench --bin rensa-match)
+
+mkdir -p "$WORK/base" "$WORK/new"
+cp "$BASE_TARGET/release/pbrain-rensa" "$WORK/base/pbrain-rensa"
+cp "$TARGET_DIR/release/pbrain-rensa" "$WORK/new/pbrain-rensa"
+
+OPENINGS=${SPRT_OPENINGS:-$REPO/../shared/testdata/openings/piskvork-openings.txt}
+OPENING_ARGS=()
+if [[ -f "$OPENINGS" ]]; then
+    OPENING_ARGS=(--openings "file=$OPENINGS" order=random)
+else
+    echo "warning: opening file $OPENINGS not found: games start on an empty board" >&2
+fi
+CONCURRENCY=${SPRT_CONCURRENCY:-$(nproc 2>/dev/null || echo 1)}
+SHORT=$(git -C "$REPO" rev-parse --short "$BASE_SHA")
+
+echo "== SPRT: working tree vs $BASE_REV ($SHORT); records and summary in $WORK"
+"$TARGET_DIR/release/rensa-match" \
+    --engine "cmd=$WORK/new/pbrain-rensa" name=new \
+    --engine "cmd=$WORK/base/pbrain-rensa" "name=base-$SHORT" \
+    --each "tc=${SPRT_TC:-8/0.5+0.05}" thread=1 \
+    --rule 0 --boardsize 15 \
+    --games "${SPRT_GAMES:-20000}" --concurrency "$CONCURRENCY" \
+    "${OPENING_ARGS[@]}" \
+    --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 --pentanomial \
+    --psq "$WORK/games" --json "$WORK/summary.json" \
+    "$@"
