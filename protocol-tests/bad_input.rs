@@ -223,7 +223,7 @@ fn huge_line_and_many_bad_lines_do_not_kill_the_engine() {
         &r.line[..r.line.len().min(40)]
     );
     let mut big_turn = b"TURN ".to_vec();
-    big_turn.extend(std::iter::repeat(b'9').take(100_000));
+    big_turn.extend(std::iter::repeat_n(b'9', 100_000));
     big_turn.extend(b",1\n");
     e.send_raw(&big_turn);
     e.expect_error("TURN with a 100000-digit number");

@@ -800,7 +800,7 @@ pub fn parse_forbid(line: &str) -> Vec<Mv> {
         .strip_suffix('.')
         .unwrap_or_else(|| panic!("FORBID line must end with '.', got {line:?}"));
     assert!(
-        digits.len() % 4 == 0 && digits.bytes().all(|c| c.is_ascii_digit()),
+        digits.len().is_multiple_of(4) && digits.bytes().all(|c| c.is_ascii_digit()),
         "FORBID points must be 4-digit XXYY groups, got {line:?}"
     );
     let mut v: Vec<Mv> = digits
