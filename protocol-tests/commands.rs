@@ -740,7 +740,7 @@ fn info_bad_value_keeps_previous_value() {
         "INFO time_left 1000000",
         "INFO timeout_turn forever",
     ]);
-    let t = e.send_board_block_timed(&mut b, &quiet20());
+    let t = e.send_board_block_timed(&mut b, &opening20_white());
     let r = e.expect_reply(REPLY);
     e.move_of(&r);
     let dt = r.at.duration_since(t);

@@ -11,7 +11,7 @@ const MIB: u64 = 1 << 20;
 /// Plays a BOARD and a few TURNs at 500 ms per move, then returns VmHWM.
 fn play_some_moves(e: &mut Engine) -> (u64, Vec<String>) {
     let mut b = Board::square(20);
-    e.send_board_block("BOARD", &mut b, &quiet20());
+    e.send_board_block("BOARD", &mut b, &opening20_white());
     let r = e.expect_reply(REPLY);
     let m = e.move_of(&r);
     b.assert_playable(m, "BOARD");
@@ -23,7 +23,9 @@ fn play_some_moves(e: &mut Engine) -> (u64, Vec<String>) {
         last = e.turn(&mut b, opp);
     }
     messages.extend(e.expect_quiet(std::time::Duration::from_millis(50)));
-    (e.peak_rss_bytes(), messages)
+    let peak = e.peak_rss_bytes();
+    eprintln!("peak RSS (VmHWM): {:.1} MiB", peak as f64 / MIB as f64);
+    (peak, messages)
 }
 
 fn session(max_memory: Option<u64>) -> Engine {
@@ -142,7 +144,7 @@ fn thread_num_1_uses_one_core() {
     e.start(20);
     let before = cpu_time(e.pid);
     let mut b = Board::square(20);
-    let t = e.send_board_block_timed(&mut b, &quiet20());
+    let t = e.send_board_block_timed(&mut b, &opening20_white());
     let r = e.expect_reply(REPLY);
     e.move_of(&r);
     let wall = r.at.duration_since(t);

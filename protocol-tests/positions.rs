@@ -16,12 +16,21 @@ pub fn quiet15() -> Stones {
     stones(&[(7, 7), (8, 8), (7, 9)], &[(8, 7), (6, 6), (9, 9)])
 }
 
-/// The same shape on 20x20, shifted by +3.
+/// The same shape on 20x20, shifted by +3. No immediate threats, but the
+/// engine may find a deep forced win here (Black to move in freestyle), so
+/// it is not used where the search must run long.
 pub fn quiet20() -> Stones {
     stones(
         &[(10, 10), (11, 11), (10, 12)],
         &[(11, 10), (9, 9), (12, 12)],
     )
+}
+
+/// 20x20 freestyle, engine White after three opening stones: B(10,10)
+/// W(11,11) B(10,12). Far from any forced result, so a search with a long
+/// turn limit really runs long (used for END/STOP during a search).
+pub fn opening20_white() -> Stones {
+    stones_opp_first(&[(11, 11)], &[(10, 10), (10, 12)])
 }
 
 /// 15x15, engine White to move (opp == own + 1), no threats.

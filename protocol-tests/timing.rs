@@ -9,8 +9,8 @@ use crate::harness::*;
 use crate::positions::*;
 use std::time::{Duration, Instant};
 
-/// Starts a search that would take ~30 s: timeout_turn 30000 with plenty of
-/// match time, on a quiet 20x20 middle-game position. Returns the instant the
+/// Starts a search that would take up to 30 s: timeout_turn 30000 with
+/// plenty of match time, on a 20x20 opening position with no forced result. Returns the instant the
 /// BOARD block was written. Checks that no move comes within `listen`.
 fn start_long_search(e: &mut Engine, listen: Duration) -> Instant {
     e.send_lines(&[
@@ -20,9 +20,9 @@ fn start_long_search(e: &mut Engine, listen: Duration) -> Instant {
         "INFO rule 0",
     ]);
     let mut b = e.start(20);
-    let t = e.send_board_block_timed(&mut b, &quiet20());
-    // MESSAGE/DEBUG may come while thinking; a move may not (with 30 s for a
-    // quiet opening position the engine has no reason to stop this early).
+    let t = e.send_board_block_timed(&mut b, &opening20_white());
+    // MESSAGE/DEBUG may come while thinking; a move may not (with 30 s for an
+    // open opening position the engine has no reason to stop this early).
     e.expect_quiet(listen);
     t
 }
@@ -156,7 +156,7 @@ fn stop_during_search(cmd: &str) {
         e.diagnostics()
     );
     let mut b = Board::square(20);
-    for (x, y, f) in quiet20() {
+    for (x, y, f) in opening20_white() {
         b.place((x, y), f);
     }
     b.assert_playable(m, cmd);
@@ -203,7 +203,7 @@ fn timeout_turn_1000_is_respected() {
     ]);
     e.start(20);
     for _ in 0..2 {
-        let (_, dt) = timed_move(&mut e, 20, &quiet20());
+        let (_, dt) = timed_move(&mut e, 20, &opening20_white());
         // Spec: within 1000 ms minus a margin. Bound: 1000 + 300 ms slack.
         assert!(
             dt < Duration::from_millis(1300),
@@ -225,7 +225,7 @@ fn time_left_bounds_the_move_when_below_timeout_turn() {
         "INFO rule 0",
     ]);
     e.start(20);
-    let (_, dt) = timed_move(&mut e, 20, &quiet20());
+    let (_, dt) = timed_move(&mut e, 20, &opening20_white());
     // Spec: within min(30000, 1000) minus a margin. Bound: 1000 + 300 ms.
     assert!(
         dt < Duration::from_millis(1300),
@@ -247,7 +247,7 @@ fn tiny_time_left_answers_within_milliseconds() {
     e.start(20);
     for left in ["40", "10", "1", "0", "-500"] {
         e.send(&format!("INFO time_left {left}"));
-        let (_, dt) = timed_move(&mut e, 20, &quiet20());
+        let (_, dt) = timed_move(&mut e, 20, &opening20_white());
         // Spec: "within a few ms". Bound: 200 ms for scheduling slack.
         assert!(
             dt < Duration::from_millis(200),
@@ -269,7 +269,7 @@ fn timeout_turn_0_answers_at_once() {
     ]);
     e.start(20);
     for _ in 0..3 {
-        let (_, dt) = timed_move(&mut e, 20, &quiet20());
+        let (_, dt) = timed_move(&mut e, 20, &opening20_white());
         // "Play at once": bound 300 ms.
         assert!(
             dt < Duration::from_millis(300),
@@ -358,7 +358,7 @@ fn default_time_without_any_time_info() {
     let _g = exclusive();
     let mut e = Engine::spawn();
     e.start(20);
-    let (_, dt) = timed_move(&mut e, 20, &quiet20());
+    let (_, dt) = timed_move(&mut e, 20, &opening20_white());
     // "A few seconds": bound 10 s.
     assert!(
         dt < Duration::from_secs(10),
@@ -429,7 +429,7 @@ fn max_depth_and_max_node_bound_the_search() {
             limit,
         ]);
         e.start(20);
-        let (_, dt) = timed_move(&mut e, 20, &quiet20());
+        let (_, dt) = timed_move(&mut e, 20, &opening20_white());
         // A depth-2 or 20000-node search takes milliseconds; bound 3 s (the
         // turn limit is 30 s, so a slow reply means the limit was ignored).
         if dt >= Duration::from_secs(3) {

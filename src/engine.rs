@@ -2,9 +2,11 @@
 //! their own threads so that the caller stays free to read input. No protocol code here.
 
 use crate::board::Pos;
+use crate::pattern::PatternTables;
 use crate::position::Position;
 use crate::search::alphabeta::AlphaBetaSearcher;
 use crate::search::heuristic::instant_move;
+use crate::search::node::{analyse, NodeAnalysis};
 use crate::search::tt::{TranspositionTable, MIN_TABLE_BYTES};
 use crate::search::{Limits, SearchInfo, SearchOutcome, Searcher};
 use crossbeam_channel::{bounded, Receiver};
@@ -195,6 +197,28 @@ impl Engine {
     /// The instant move for a position (a five if there is one, else a block of the
     /// opponent's five, else the heuristic's choice). None on a full board.
     pub fn instant_move(position: &Position) -> Option<Pos> {
+        // One pass of the node analysis (pattern tables): tens of microseconds.
+        let mut board = position.board().clone();
+        let me = position.to_move();
+        let tables = PatternTables::new(position.rule());
+        let mut a = NodeAnalysis::default();
+        analyse(&mut board, me, position.rule(), &tables, &mut a);
+        if let Some(five) = a.my_five {
+            return Some(five);
+        }
+        let legal = |p: &Pos| a.moves.iter().any(|m| m.pos == *p && m.score != i32::MIN);
+        if let Some(block) = a.their_fives.iter().find(|p| legal(p)) {
+            return Some(*block);
+        }
+        if let Some(best) = a
+            .moves
+            .iter()
+            .filter(|m| m.score != i32::MIN)
+            .max_by(|x, y| x.score.cmp(&y.score).then(y.pos.cmp(&x.pos)))
+        {
+            return Some(best.pos);
+        }
+        // Nothing legal near the stones: the slower heuristic looks at the whole board.
         let mut scratch = position.clone();
         instant_move(&mut scratch).map(|m| m.pos)
     }
@@ -266,6 +290,40 @@ mod tests {
         let (bytes, note) = o.table_bytes();
         assert_eq!(bytes, MIN_TABLE_BYTES);
         assert!(note.is_some());
+    }
+
+    fn position(diagram: &str, to_move: crate::board::Color, rule: crate::rules::Rule) -> Position {
+        use crate::board::{Board, Cell};
+        let b = Board::from_ascii(diagram).unwrap();
+        let stones: Vec<(Pos, Cell)> = b
+            .positions()
+            .filter(|&p| b.cell(p) != Cell::Empty)
+            .map(|p| (p, b.cell(p)))
+            .collect();
+        Position::from_stones(b.width(), b.height(), rule, &stones, to_move).unwrap()
+    }
+
+    #[test]
+    fn instant_move_wins_then_blocks() {
+        use crate::board::Color;
+        use crate::rules::Rule;
+        let d = "...........
+                 .XXXX......
+                 ...........
+                 .OOOO......
+                 ...........";
+        let w = Engine::instant_move(&position(d, Color::White, Rule::Freestyle)).unwrap();
+        assert_eq!(w.y(), 3, "White completes its own five");
+        let d = "...........
+                 .XXXX......
+                 ...........
+                 .OO........
+                 ...........";
+        let b = Engine::instant_move(&position(d, Color::White, Rule::Freestyle)).unwrap();
+        assert!(
+            b == Pos::new(0, 1) || b == Pos::new(5, 1),
+            "White blocks: {b}"
+        );
     }
 
     #[test]

@@ -14,6 +14,8 @@ pub const UNLIMITED_MS: i64 = 2_147_483_647;
 pub const DEFAULT_TURN_MS: i64 = 5_000;
 /// Fixed part of the safety margin kept back for I/O and scheduling.
 pub const BASE_MARGIN_MS: i64 = 30;
+/// At or below this many milliseconds the engine plays its instant move without searching.
+pub const INSTANT_CEILING_MS: i64 = 50;
 /// Largest safety margin.
 pub const MAX_MARGIN_MS: i64 = 300;
 
@@ -24,8 +26,11 @@ pub struct TimeSettings {
     pub turn_ms: Option<i64>,
     /// `timeout_match` in ms (0 = unlimited), if sent.
     pub match_ms: Option<i64>,
-    /// `time_left` in ms (may be negative), if sent.
+    /// `time_left` in ms (may be negative), if sent (or kept by the engine, see `charge`).
     pub time_left_ms: Option<i64>,
+    /// True while `time_left_ms` is the engine's own count, started from `timeout_match`
+    /// because the manager never sent `time_left`.
+    pub own_clock: bool,
 }
 
 /// The time a search may use.
@@ -77,6 +82,13 @@ impl TimeSettings {
                 maximum: day,
             };
         };
+        if ceiling <= INSTANT_CEILING_MS {
+            // Too little time to search: the instant move.
+            return Budget {
+                optimum: Duration::ZERO,
+                maximum: Duration::ZERO,
+            };
+        }
         let margin = (BASE_MARGIN_MS + ceiling / 20).min(MAX_MARGIN_MS);
         let mut maximum = (ceiling - margin).max(0);
         let mut optimum = maximum;
@@ -98,13 +110,37 @@ impl TimeSettings {
         }
     }
 
-    /// Charge `used_ms` to the game clock, for managers that do not resend `time_left`.
+    /// Charge `used_ms` to the game clock, for managers that do not resend `time_left`
+    /// (a limited `timeout_match` without any `time_left` starts the clock).
     pub fn charge(&mut self, used_ms: i64) {
-        if let Some(l) = self.time_left_ms {
+        let left = match (self.time_left_ms, self.match_ms) {
+            (Some(l), _) => Some(l),
+            (None, Some(m)) if m > 0 && m < UNLIMITED_MS => {
+                self.own_clock = true;
+                Some(m)
+            }
+            _ => None,
+        };
+        if let Some(l) = left {
             if l < UNLIMITED_MS {
                 self.time_left_ms = Some(l - used_ms);
             }
         }
+    }
+
+    /// A new game: an engine-kept game clock starts again from `timeout_match`. A
+    /// `time_left` the manager sent stays (managers send it before each move anyway).
+    pub fn new_game(&mut self) {
+        if self.own_clock {
+            self.time_left_ms = None;
+            self.own_clock = false;
+        }
+    }
+
+    /// The manager sent `time_left`.
+    pub fn set_time_left(&mut self, ms: i64) {
+        self.time_left_ms = Some(ms);
+        self.own_clock = false;
     }
 }
 
@@ -150,6 +186,7 @@ mod tests {
                 turn_ms: Some(5_000),
                 match_ms: Some(100_000),
                 time_left_ms: Some(left),
+                own_clock: false,
             };
             assert_eq!(t.budget(100).maximum, Duration::ZERO, "{left}");
         }
@@ -161,6 +198,7 @@ mod tests {
             turn_ms: Some(300_000),
             match_ms: Some(1_000_000),
             time_left_ms: Some(1_000_000),
+            own_clock: false,
         };
         let b = t.budget(400);
         assert!(ms(b.maximum) <= 200_000);
@@ -173,6 +211,7 @@ mod tests {
             turn_ms: Some(2_000),
             match_ms: Some(0),
             time_left_ms: Some(UNLIMITED_MS),
+            own_clock: false,
         };
         let b = t.budget(100);
         assert!(ms(b.maximum) > 1_800 && ms(b.maximum) < 2_000);

@@ -215,6 +215,7 @@ impl Session {
     fn reset(&mut self, width: usize, height: usize) {
         self.position = Position::new(width, height, self.rule).expect("size was checked");
         self.our_color = Color::Black;
+        self.time.new_game();
         crate::pattern::warm(self.rule);
     }
 
@@ -337,7 +338,7 @@ impl Session {
         match info {
             Info::TimeoutTurn(v) if non_negative(v) => self.time.turn_ms = Some(v),
             Info::TimeoutMatch(v) if non_negative(v) => self.time.match_ms = Some(v),
-            Info::TimeLeft(v) => self.time.time_left_ms = Some(v),
+            Info::TimeLeft(v) => self.time.set_time_left(v),
             Info::MaxMemory(v) if non_negative(v) => {
                 self.engine.options_mut().max_memory = Some(v as u64)
             }

@@ -181,7 +181,7 @@ impl<'a> Worker<'a> {
     fn leaf_vcf(&mut self, me: Color, depth: u32) -> bool {
         let opp = me.opponent();
         let rows = super::node::candidate_rows(&self.board);
-        let mut fours: arrayvec::ArrayVec<(Pos, bool), 64> = arrayvec::ArrayVec::new();
+        let mut fours: arrayvec::ArrayVec<Pos, 64> = arrayvec::ArrayVec::new();
         let mut their_five: Option<Pos> = None;
         let mut their_fives = 0;
         for (y, &row) in rows.iter().enumerate().take(self.board.height()) {
@@ -204,14 +204,14 @@ impl<'a> Worker<'a> {
                     their_five = Some(pos);
                 }
                 if mine.f4 + mine.b4 > 0 && !fours.is_full() {
-                    fours.push((pos, mine.may_be_foul()));
+                    fours.push(pos);
                 }
             }
         }
         if their_fives >= 2 || depth == 0 {
             return false;
         }
-        for (pos, maybe_foul) in fours {
+        for pos in fours {
             if let Some(must) = their_five {
                 if pos != must {
                     continue;
@@ -226,7 +226,7 @@ impl<'a> Worker<'a> {
                 return false;
             }
             if self.rule.has_fouls_for(me)
-                && maybe_foul
+                // Exact check for every four: a lone F4 line can be a one-line double four.
                 && crate::rules::renju_foul(&mut self.board, pos).is_some()
             {
                 continue;
@@ -578,7 +578,7 @@ impl Searcher for AlphaBetaSearcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
-        let shared = Shared {
+        let mut shared = Shared {
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
         };
@@ -636,6 +636,8 @@ impl Searcher for AlphaBetaSearcher {
                 }
             }
         }
+        // Threat-solver nodes count against a node limit too.
+        *shared.nodes.get_mut() = threat_nodes;
         let max_depth = limits
             .max_depth
             .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
@@ -745,7 +747,7 @@ impl Searcher for AlphaBetaSearcher {
                 pv,
             });
         });
-        let nodes = shared.nodes.load(Ordering::Relaxed) + threat_nodes;
+        let nodes = shared.nodes.load(Ordering::Relaxed);
         main_result
             .map(|mut r| {
                 r.nodes = nodes;

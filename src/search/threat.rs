@@ -247,11 +247,21 @@ impl<'a> ThreatSolver<'a> {
 
     /// Search a VCT for the attacker (who is to move). Returns the winning line (one
     /// defence per defender move; other defences are refuted too).
+    ///
+    /// Iterative deepening over the number of attacker moves: short wins are found quickly
+    /// and the failure table carries over from one iteration to the next.
     pub fn vct(&mut self) -> Option<Vec<Pos>> {
         self.aborted = false;
         self.failed.clear();
-        let depth = self.limits.max_attacker_moves;
-        self.vct_attack(depth)
+        let max = self.limits.max_attacker_moves;
+        let mut depth = 2.min(max);
+        loop {
+            let found = self.vct_attack(depth);
+            if found.is_some() || self.aborted || depth >= max {
+                return found;
+            }
+            depth = (depth + 2).min(max);
+        }
     }
 
     fn vct_attack(&mut self, depth: u32) -> Option<Vec<Pos>> {
