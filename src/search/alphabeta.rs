@@ -538,7 +538,8 @@ impl AlphaBetaSearcher {
             position.rule(),
             me,
             ThreatLimits {
-                max_attacker_moves: 30,
+                // VCF lines can be very long (the quintet set has one of 73 fours).
+                max_attacker_moves: 255,
                 max_nodes: vcf_nodes,
             },
         )

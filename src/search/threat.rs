@@ -160,7 +160,67 @@ impl<'a> ThreatSolver<'a> {
             .find(|&p| !avoid.contains(&p) && !self.forbidden(p, color))
     }
 
+    /// The defender's moves that stop all of the attacker's fives `completions` (one or
+    /// more) at once. Occupying the square is the only way, except under Caro rules, where a
+    /// stone just past the far end of the five-to-be can also close it at both ends (when
+    /// the near end already holds a defender stone). Forbidden squares are left out.
+    fn five_defences(&mut self, completions: &[Pos]) -> Vec<Pos> {
+        let a = self.attacker;
+        let d = a.opponent();
+        if !matches!(self.rule, Rule::Caro | Rule::CaroExact) {
+            return match *completions {
+                [c] if !self.forbidden(c, d) => vec![c],
+                _ => Vec::new(),
+            };
+        }
+        let mut candidates: Vec<Pos> = completions.to_vec();
+        for &c in completions {
+            for q in line_squares(&self.board, c, 5) {
+                if !candidates.contains(&q) {
+                    candidates.push(q);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for q in candidates {
+            if self.forbidden(q, d) {
+                continue;
+            }
+            // A defender stone only takes fives away: just re-check the known ones.
+            self.play(q, d);
+            let stopped = completions
+                .iter()
+                .all(|&c| c == q || !rules::is_winning_move(&self.board, c, a, self.rule));
+            self.undo(q);
+            if stopped {
+                out.push(q);
+            }
+        }
+        out
+    }
+
+    /// The end of a line when no defender move stops the attacker's fives `completions`:
+    /// a defender move (blocking one of them where it may) and a five that is left.
+    fn unstoppable(&mut self, completions: &[Pos]) -> Option<Vec<Pos>> {
+        let a = self.attacker;
+        let d = a.opponent();
+        let reply = match completions.iter().copied().find(|&c| !self.forbidden(c, d)) {
+            Some(c) => c,
+            None => self.any_legal(d, completions)?,
+        };
+        self.play(reply, d);
+        let five = completions
+            .iter()
+            .copied()
+            .find(|&c| c != reply && rules::is_winning_move(&self.board, c, a, self.rule));
+        self.undo(reply);
+        five.map(|five| vec![reply, five])
+    }
+
     /// Search a VCF for the attacker (who is to move). Returns the winning line.
+    ///
+    /// Depth-first to the full limit with a failure table: VCF lines can be very long
+    /// (dozens of fours), and deepening step by step costs far more than it saves.
     pub fn vcf(&mut self) -> Option<Vec<Pos>> {
         self.aborted = false;
         self.failed.clear();
@@ -185,11 +245,14 @@ impl<'a> ThreatSolver<'a> {
             return None;
         }
         let their_fives = self.fives(d);
-        if their_fives.len() >= 2 {
+        // Under Caro rules a four may also stop the defender's fives by closing them at
+        // both ends; otherwise it must stand on the defender's only five.
+        let capping = matches!(self.rule, Rule::Caro | Rule::CaroExact);
+        if their_fives.len() >= 2 && !capping {
             return None;
         }
         let mut fours = self.spots(a, |c| c.f4 + c.b4 > 0);
-        if let Some(&must) = their_fives.first() {
+        if let (Some(&must), false) = (their_fives.first(), capping) {
             fours.retain(|s| s.pos == must);
         }
         // Open fours and double fours first, then by pattern strength; ties by square.
@@ -202,33 +265,45 @@ impl<'a> ThreatSolver<'a> {
                 continue;
             }
             self.play(pos, a);
+            if their_fives
+                .iter()
+                .any(|&f| f != pos && rules::is_winning_move(&self.board, f, d, self.rule))
+            {
+                self.undo(pos); // the defender would make a five
+                continue;
+            }
             let completions = self.fives(a);
-            let result = match completions.len() {
-                0 => None, // not a four after all (e.g. only an overline completion)
-                1 => {
-                    let block = completions[0];
-                    if self.forbidden(block, d) {
-                        // The defender cannot block: anything else loses to the five.
-                        self.any_legal(d, &[block])
-                            .map(|other| vec![pos, other, block])
-                    } else {
+            let result = if completions.is_empty() {
+                None // not a four after all (e.g. only an overline completion)
+            } else {
+                let defences = self.five_defences(&completions);
+                if defences.is_empty() {
+                    // Nothing stops the five.
+                    self.unstoppable(&completions).map(|mut line| {
+                        line.insert(0, pos);
+                        line
+                    })
+                } else {
+                    // Usually the one block; every defence must lose.
+                    let mut first: Option<Vec<Pos>> = None;
+                    for block in defences {
                         self.play(block, d);
                         let sub = self.vcf_attack(depth - 1);
                         self.undo(block);
-                        sub.map(|mut line| {
-                            line.splice(0..0, [pos, block]);
-                            line
-                        })
+                        match sub {
+                            None => {
+                                first = None;
+                                break;
+                            }
+                            Some(line) if first.is_none() => {
+                                let mut l = vec![pos, block];
+                                l.extend(line);
+                                first = Some(l);
+                            }
+                            Some(_) => {}
+                        }
                     }
-                }
-                _ => {
-                    // Two completions: block one, five on the other.
-                    let (b1, b2) = (completions[0], completions[1]);
-                    if self.forbidden(b1, d) {
-                        Some(vec![pos, self.any_legal(d, &[b1, b2]).unwrap_or(b2), b1])
-                    } else {
-                        Some(vec![pos, b1, b2])
-                    }
+                    first
                 }
             };
             self.undo(pos);
@@ -338,22 +413,12 @@ impl<'a> ThreatSolver<'a> {
             return None; // the defender wins first
         }
         let completions = self.fives(a);
-        if completions.len() >= 2 {
-            let (b1, b2) = (completions[0], completions[1]);
-            let reply = if self.forbidden(b1, d) {
-                self.any_legal(d, &[b1, b2]).unwrap_or(b2)
-            } else {
-                b1
-            };
-            let five = if reply == b1 { b2 } else { b1 };
-            return Some(vec![reply, five]);
-        }
-        let defences: Vec<Pos> = if let Some(&block) = completions.first() {
-            if self.forbidden(block, d) {
-                let other = self.any_legal(d, &[block])?;
-                return Some(vec![other, block]);
+        let defences: Vec<Pos> = if !completions.is_empty() {
+            let defences = self.five_defences(&completions);
+            if defences.is_empty() {
+                return self.unstoppable(&completions);
             }
-            vec![block]
+            defences
         } else {
             // The attacker threatens an open four: stop it on its line, or counter with fours.
             let attacker_fours = self.spots(a, |c| c.f4 + c.b4 > 0);
@@ -411,6 +476,21 @@ pub fn line_neighbours(board: &Board, pos: Pos) -> arrayvec::ArrayVec<Pos, 32> {
             empty &= empty - 1;
             if let Some(q) = board.pos_on_line(dir, r.line, bit as i32) {
                 out.push(q);
+            }
+        }
+    }
+    out
+}
+
+/// Empty squares up to `reach` cells from `pos` along its four lines.
+fn line_squares(board: &Board, pos: Pos, reach: isize) -> Vec<Pos> {
+    let mut out = Vec::new();
+    for (dx, dy) in [(1isize, 0isize), (0, 1), (1, 1), (1, -1)] {
+        for k in (-reach..=reach).filter(|&k| k != 0) {
+            if let Some(q) = board.pos_at(pos.x() as isize + k * dx, pos.y() as isize + k * dy) {
+                if board.is_empty(q) {
+                    out.push(q);
+                }
             }
         }
     }

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod reference;
+pub mod vcf_reference;
 
 use reference::Grid;
 use rensa::board::{Board, Cell, Color, Pos};

@@ -1,0 +1,639 @@
+//! `puzzles`: play a Gomocup engine (Rensa or another) over the renju puzzles of
+//! `shared/testdata/quintet/cases/` (renju-note/quintet, MIT) through the protocol.
+//!
+//! For every case a fresh engine process gets `START 15`, the rule and time `INFO`s and the
+//! position as `BOARD` (the attacker's stones as field 1, so the engine plays the attacker),
+//! then one move is read. The case passes when the move is the published first move of the
+//! winning line. Any other legal move is an *alternative*, and Rensa's own threat solver
+//! (in-process, one thread, ten times the engine's time) tries to prove that it still wins:
+//! after the move, every defender reply must lose (the forced block after a four, or every
+//! legal reply otherwise) to a VCF or VCT (the case's mode) of the attacker. Cases published
+//! as `disproven` have no winning first move: they are listed but not counted.
+//!
+//! Output: one line per case (name, mode, published first move, engine move, result, time),
+//! a summary, and last `N passed, M failed` (passed = published move; failed = anything but
+//! the published move or a proven alternative; proven alternatives are counted apart).
+//! The exit status is 1 when a case failed.
+//!
+//! Example: `puzzles --engine target/release/pbrain-rensa --time-ms 1000`.
+
+use clap::Parser;
+use rensa::board::{Board, Cell, Color, Pos};
+use rensa::rules::{self, Rule};
+use rensa::search::threat::{ThreatLimits, ThreatSolver};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Board side of every quintet case.
+const SIZE: usize = 15;
+
+/// How long the engine may take to answer `START` with `OK`.
+const START_TOLERANCE: Duration = Duration::from_secs(5);
+
+/// Extra time granted beyond `--time-ms` before a move counts as missing.
+const MOVE_TOLERANCE: Duration = Duration::from_secs(2);
+
+/// How long to wait for the engine to exit after `END` before killing it.
+const EXIT_WAIT: Duration = Duration::from_secs(1);
+
+/// The solver's budget for proving an alternative, as a multiple of the engine's time.
+const PROOF_FACTOR: u32 = 10;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "puzzles",
+    about = "Play a Gomocup engine over the quintet renju puzzles"
+)]
+struct Options {
+    /// The engine executable.
+    #[arg(long)]
+    engine: PathBuf,
+    /// Time per move in milliseconds (sent as `INFO timeout_turn`).
+    #[arg(long, default_value_t = 1000)]
+    time_ms: u64,
+    /// Folder of case files (default: ../shared/testdata/quintet/cases beside the workspace).
+    #[arg(long)]
+    cases: Option<PathBuf>,
+    /// Only cases whose name contains this text.
+    #[arg(long)]
+    filter: Option<String>,
+    /// Engine threads (sent as `INFO thread_num`).
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+}
+
+/// The published quintet cases.
+mod case {
+    use super::SIZE;
+    use rensa::board::{Board, Cell, Color, Pos};
+    use std::path::Path;
+
+    /// Which solver the case is about.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Mode {
+        Vcf,
+        Vct,
+    }
+
+    impl Mode {
+        pub fn name(self) -> &'static str {
+            match self {
+                Mode::Vcf => "vcf",
+                Mode::Vct => "vct",
+            }
+        }
+    }
+
+    /// One puzzle.
+    pub struct Case {
+        pub name: String,
+        pub mode: Mode,
+        pub attacker: Color,
+        /// Most attacker moves in the published line.
+        pub limit: u32,
+        /// The published line; None for `disproven`.
+        pub expect: Option<Vec<Pos>>,
+        pub board: Board,
+    }
+
+    /// `H8` -> Gomocup coordinates: x = letter index, y = 15 - row number.
+    pub fn point(name: &str) -> Result<Pos, String> {
+        let name = name.trim();
+        let mut chars = name.chars();
+        let letter = chars.next().ok_or("empty point")?.to_ascii_uppercase();
+        if !('A'..='O').contains(&letter) {
+            return Err(format!("bad column in {name:?}"));
+        }
+        let row: usize = chars
+            .as_str()
+            .parse()
+            .map_err(|_| format!("bad row in {name:?}"))?;
+        if !(1..=SIZE).contains(&row) {
+            return Err(format!("bad row in {name:?}"));
+        }
+        Ok(Pos::new(letter as usize - 'A' as usize, SIZE - row))
+    }
+
+    /// Gomocup coordinates -> `H8`.
+    pub fn point_name(p: Pos) -> String {
+        format!("{}{}", (b'A' + p.x() as u8) as char, SIZE - p.y())
+    }
+
+    pub fn parse(name: &str, text: &str) -> Result<Case, String> {
+        let (mut mode, mut attacker, mut limit, mut expect) = (None, None, None, None);
+        let mut rows: Vec<Vec<char>> = Vec::new();
+        let mut in_board = false;
+        for line in text.lines() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if in_board {
+                rows.push(line.chars().filter(|c| !c.is_whitespace()).collect());
+                continue;
+            }
+            let (key, value) = line
+                .split_once(':')
+                .ok_or_else(|| format!("unexpected line {line:?}"))?;
+            let value = value.trim();
+            match key.trim() {
+                "mode" => {
+                    mode = Some(match value {
+                        "vcf" => Mode::Vcf,
+                        "vct" | "vct_dfpns" => Mode::Vct,
+                        other => return Err(format!("unknown mode {other:?}")),
+                    })
+                }
+                "attacker" => {
+                    attacker = Some(match value {
+                        "o" => Color::Black,
+                        "x" => Color::White,
+                        other => return Err(format!("unknown attacker {other:?}")),
+                    })
+                }
+                "limit" => limit = Some(value.parse().map_err(|_| "bad limit")?),
+                "expect" => {
+                    expect = Some(if value == "disproven" {
+                        None
+                    } else {
+                        Some(value.split(',').map(point).collect::<Result<Vec<_>, _>>()?)
+                    })
+                }
+                "threat_limit" | "tags" => {}
+                "board" => in_board = true,
+                other => return Err(format!("unknown key {other:?}")),
+            }
+        }
+        if rows.len() != SIZE || rows.iter().any(|r| r.len() != SIZE) {
+            return Err("the board is not 15x15".into());
+        }
+        // Quintet draws Black as `o` and White as `x`.
+        let mut board = Board::new(SIZE, SIZE).map_err(|e| e.0)?;
+        for (y, row) in rows.iter().enumerate() {
+            for (x, &ch) in row.iter().enumerate() {
+                match ch {
+                    'o' | 'O' => board.place(Pos::new(x, y), Cell::Stone(Color::Black)),
+                    'x' | 'X' => board.place(Pos::new(x, y), Cell::Stone(Color::White)),
+                    '.' => {}
+                    other => return Err(format!("unexpected board character {other:?}")),
+                }
+            }
+        }
+        Ok(Case {
+            name: name.to_string(),
+            mode: mode.ok_or("no mode")?,
+            attacker: attacker.ok_or("no attacker")?,
+            limit: limit.ok_or("no limit")?,
+            expect: expect.ok_or("no expect")?,
+            board,
+        })
+    }
+
+    /// Every `*.txt` case of `dir`, by name.
+    pub fn load(dir: &Path) -> Result<Vec<Case>, String> {
+        let entries =
+            std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        let mut paths: Vec<_> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+            .collect();
+        paths.sort();
+        paths
+            .iter()
+            .map(|p| {
+                let name = p
+                    .file_stem()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .to_string();
+                let text = std::fs::read_to_string(p)
+                    .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+                parse(&name, &text).map_err(|e| format!("{}: {e}", p.display()))
+            })
+            .collect()
+    }
+}
+
+/// One engine process for one case.
+mod engine {
+    use super::*;
+
+    pub struct Engine {
+        child: Child,
+        stdin: ChildStdin,
+        lines: Receiver<String>,
+    }
+
+    impl Engine {
+        pub fn spawn(path: &Path) -> Result<Engine, String> {
+            let mut child = Command::new(path)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .map_err(|e| format!("cannot start {}: {e}", path.display()))?;
+            let stdin = child.stdin.take().ok_or("no stdin")?;
+            let stdout = child.stdout.take().ok_or("no stdout")?;
+            let (tx, lines) = mpsc::channel();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+            Ok(Engine {
+                child,
+                stdin,
+                lines,
+            })
+        }
+
+        pub fn send(&mut self, line: &str) -> Result<(), String> {
+            writeln!(self.stdin, "{line}")
+                .and_then(|_| self.stdin.flush())
+                .map_err(|e| format!("cannot write to the engine: {e}"))
+        }
+
+        /// The next line that is not `MESSAGE`/`DEBUG` (nor a stray `OK` when `skip_ok`).
+        pub fn answer(&mut self, deadline: Instant, skip_ok: bool) -> Result<String, String> {
+            loop {
+                let left = deadline.saturating_duration_since(Instant::now());
+                let line = match self.lines.recv_timeout(left) {
+                    Ok(line) => line,
+                    Err(RecvTimeoutError::Timeout) => return Err("no answer in time".into()),
+                    Err(RecvTimeoutError::Disconnected) => {
+                        return Err("the engine closed its output".into())
+                    }
+                };
+                let line = line.trim().to_string();
+                let upper = line.to_ascii_uppercase();
+                if line.is_empty()
+                    || upper.starts_with("MESSAGE")
+                    || upper.starts_with("DEBUG")
+                    || (skip_ok && upper == "OK")
+                {
+                    continue;
+                }
+                return Ok(line);
+            }
+        }
+
+        /// `END`, then kill the process if it does not exit soon.
+        pub fn finish(mut self) {
+            let _ = self.send("END");
+            let until = Instant::now() + EXIT_WAIT;
+            while Instant::now() < until {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// The colour a Rensa-style engine infers from `BOARD`: own == opp -> Black, opp == own + 1
+/// -> White, otherwise the owner of the first listed stone is Black.
+fn inferred_colour(own: usize, opp: usize, first_is_own: bool) -> Color {
+    if own == opp {
+        Color::Black
+    } else if opp == own + 1 {
+        Color::White
+    } else if first_is_own {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// The `BOARD` lines for `case`: Black and White stones interleaved, Black first (a
+/// plausible renju move order), field 1 for the attacker. Err when the stone counts would
+/// make the engine take the wrong colour.
+fn board_lines(case: &case::Case) -> Result<Vec<String>, String> {
+    let b = &case.board;
+    let stones = |c: Color| -> Vec<Pos> {
+        b.positions()
+            .filter(|&p| b.cell(p) == Cell::Stone(c))
+            .collect()
+    };
+    let (black, white) = (stones(Color::Black), stones(Color::White));
+    let mut order = Vec::with_capacity(black.len() + white.len());
+    for i in 0..black.len().max(white.len()) {
+        order.extend(black.get(i).map(|&p| (p, Color::Black)));
+        order.extend(white.get(i).map(|&p| (p, Color::White)));
+    }
+    let own = order.iter().filter(|s| s.1 == case.attacker).count();
+    let opp = order.len() - own;
+    let first_is_own = order.first().is_some_and(|s| s.1 == case.attacker);
+    let seen = inferred_colour(own, opp, first_is_own);
+    if seen != case.attacker {
+        return Err(format!(
+            "{} black and {} white stones: the engine would play {:?}, the attacker is {:?}",
+            black.len(),
+            white.len(),
+            seen,
+            case.attacker
+        ));
+    }
+    Ok(order
+        .iter()
+        .map(|&(p, c)| {
+            let field = if c == case.attacker { 1 } else { 2 };
+            format!("{},{},{field}", p.x(), p.y())
+        })
+        .collect())
+}
+
+/// Ask the engine for its move in `case`. Returns the reply line and the time taken.
+fn ask_engine(opts: &Options, case: &case::Case) -> Result<(String, Duration), String> {
+    let lines = board_lines(case)?;
+    let mut engine = engine::Engine::spawn(&opts.engine)?;
+    let result = (|| {
+        engine.send(&format!("START {SIZE}"))?;
+        let ok = engine.answer(Instant::now() + START_TOLERANCE, false)?;
+        if !ok.eq_ignore_ascii_case("OK") {
+            return Err(format!("START answered {ok:?}"));
+        }
+        for info in [
+            "INFO rule 4".to_string(),
+            format!("INFO timeout_turn {}", opts.time_ms),
+            "INFO timeout_match 0".to_string(),
+            "INFO time_left 2147483647".to_string(),
+            format!("INFO thread_num {}", opts.threads),
+        ] {
+            engine.send(&info)?;
+        }
+        engine.send("BOARD")?;
+        for line in &lines {
+            engine.send(line)?;
+        }
+        engine.send("DONE")?;
+        let started = Instant::now();
+        let deadline = started + Duration::from_millis(opts.time_ms) + MOVE_TOLERANCE;
+        let reply = engine.answer(deadline, true)?;
+        Ok((reply, started.elapsed()))
+    })();
+    engine.finish();
+    result
+}
+
+/// Parse `x,y` into a square of the 15x15 board.
+fn parse_move(reply: &str) -> Result<Pos, String> {
+    let (x, y) = reply
+        .split_once(',')
+        .ok_or_else(|| format!("not a move: {reply:?}"))?;
+    let (x, y): (usize, usize) = match (x.trim().parse(), y.trim().parse()) {
+        (Ok(x), Ok(y)) => (x, y),
+        _ => return Err(format!("not a move: {reply:?}")),
+    };
+    if x >= SIZE || y >= SIZE {
+        return Err(format!("off the board: {reply:?}"));
+    }
+    Ok(Pos::new(x, y))
+}
+
+/// Run `f` with a stop flag that is raised after `budget`.
+fn with_budget<T>(budget: Duration, f: impl FnOnce(&AtomicBool) -> T) -> T {
+    let stop = AtomicBool::new(false);
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let timer = s.spawn(|| {
+            let end = Instant::now() + budget;
+            while !done.load(Ordering::Relaxed) {
+                let now = Instant::now();
+                if now >= end {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                std::thread::park_timeout((end - now).min(Duration::from_millis(20)));
+            }
+        });
+        let result = f(&stop);
+        done.store(true, Ordering::Relaxed);
+        timer.thread().unpark();
+        result
+    })
+}
+
+/// Winning squares of `color` (empty squares where one stone wins).
+fn winning_squares(board: &Board, color: Color) -> Vec<Pos> {
+    board
+        .empty_positions()
+        .filter(|&p| rules::is_winning_move(board, p, color, Rule::Renju))
+        .collect()
+}
+
+/// Whether the attacker still wins after playing `mv`: Ok(how) when proven, Err(why not).
+fn prove_alternative(case: &case::Case, mv: Pos, stop: &AtomicBool) -> Result<String, String> {
+    let a = case.attacker;
+    let d = a.opponent();
+    let mut board = case.board.clone();
+    if rules::is_winning_move(&board, mv, a, Rule::Renju) {
+        return Ok("a five".into());
+    }
+    board.place(mv, Cell::Stone(a));
+    if !winning_squares(&board, d).is_empty() {
+        return Err("the defender can make a five".into());
+    }
+    let fives = winning_squares(&board, a);
+    let replies: Vec<Pos> = match fives.len() {
+        0 => {
+            // No four: every legal reply, nearest first (the likeliest refutations).
+            let mut all: Vec<Pos> = board.empty_positions().collect();
+            all.retain(|&p| !rules::is_forbidden(&mut board, p, d, Rule::Renju));
+            let dist = |p: Pos| p.x().abs_diff(mv.x()).max(p.y().abs_diff(mv.y()));
+            all.sort_by_key(|&p| (dist(p), p));
+            all
+        }
+        1 if rules::is_forbidden(&mut board, fives[0], d, Rule::Renju) => {
+            return Ok("a four whose block is forbidden".into())
+        }
+        1 => fives.clone(),
+        // Under renju one stone never stops two fives.
+        _ => return Ok("an open or double four".into()),
+    };
+    // VCF cases: no limit on the number of fours. VCT: the case's limit plus two (after the
+    // move, three moves of slack, as the solver counts forced blocks that quintet does not).
+    let depth = match case.mode {
+        case::Mode::Vcf => 255,
+        case::Mode::Vct => case.limit + 2,
+    };
+    let limits = ThreatLimits {
+        max_attacker_moves: depth,
+        max_nodes: u64::MAX,
+    };
+    let mut nodes = 0;
+    for &r in &replies {
+        board.place(r, Cell::Stone(d));
+        let mut solver = ThreatSolver::new(&board, Rule::Renju, a, limits).with_stop(stop);
+        let line = match case.mode {
+            case::Mode::Vcf => solver.vcf(),
+            case::Mode::Vct => solver.vct(),
+        };
+        nodes += solver.nodes();
+        board.remove(r);
+        if line.is_none() {
+            let why = if solver.aborted() {
+                "out of time"
+            } else {
+                "no win found"
+            };
+            return Err(format!(
+                "after the reply {}: {} ({} of {} replies refuted)",
+                case::point_name(r),
+                why,
+                replies.iter().position(|&q| q == r).unwrap_or(0),
+                replies.len()
+            ));
+        }
+    }
+    Ok(format!(
+        "all {} replies lose to a {}, {nodes} nodes",
+        replies.len(),
+        case.mode.name()
+    ))
+}
+
+/// What happened in one case.
+enum Outcome {
+    Pass,
+    ProvenAlternative,
+    Fail,
+    Listed,
+}
+
+fn run_case(opts: &Options, case: &case::Case) -> (Outcome, String) {
+    let expected = case.expect.as_ref().map(|line| line[0]);
+    let expected_text = expected.map_or("-".to_string(), case::point_name);
+    let head = |engine_move: &str, result: &str, ms: Option<u128>| {
+        format!(
+            "{:<26} {:<4} expect {:<4} engine {:<8} {:<60} {}",
+            case.name,
+            case.mode.name(),
+            expected_text,
+            engine_move,
+            result,
+            ms.map_or("-".to_string(), |ms| format!("{ms} ms"))
+        )
+    };
+    let (reply, took) = match ask_engine(opts, case) {
+        Ok(answer) => answer,
+        Err(e) => {
+            let outcome = if expected.is_some() {
+                Outcome::Fail
+            } else {
+                Outcome::Listed
+            };
+            return (outcome, head("-", &format!("FAIL: {e}"), None));
+        }
+    };
+    let ms = Some(took.as_millis());
+    let mv = match parse_move(&reply) {
+        Ok(mv) if case.board.is_empty(mv) => mv,
+        Ok(_) => return (Outcome::Fail, head(&reply, "FAIL: occupied square", ms)),
+        Err(e) => return (Outcome::Fail, head(&reply, &format!("FAIL: {e}"), ms)),
+    };
+    let name = case::point_name(mv);
+    let mut scratch = case.board.clone();
+    if rules::is_forbidden(&mut scratch, mv, case.attacker, Rule::Renju) {
+        return (Outcome::Fail, head(&name, "FAIL: forbidden move", ms));
+    }
+    let Some(expected) = expected else {
+        return (
+            Outcome::Listed,
+            head(&name, "listed only (published: no win)", ms),
+        );
+    };
+    if mv == expected {
+        return (Outcome::Pass, head(&name, "pass", ms));
+    }
+    let budget = Duration::from_millis(opts.time_ms) * PROOF_FACTOR;
+    let started = Instant::now();
+    let proof = with_budget(budget, |stop| prove_alternative(case, mv, stop));
+    let proof_ms = started.elapsed().as_millis();
+    match proof {
+        Ok(how) => (
+            Outcome::ProvenAlternative,
+            head(
+                &name,
+                &format!("alternative (proven: {how}; {proof_ms} ms)"),
+                ms,
+            ),
+        ),
+        Err(why) => (
+            Outcome::Fail,
+            head(
+                &name,
+                &format!("alternative (unproven: {why}; {proof_ms} ms)"),
+                ms,
+            ),
+        ),
+    }
+}
+
+fn default_cases_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata/quintet/cases");
+    dir.canonicalize().unwrap_or(dir)
+}
+
+fn main() {
+    let opts = Options::parse();
+    let dir = opts.cases.clone().unwrap_or_else(default_cases_dir);
+    let cases = match case::load(&dir) {
+        Ok(cases) => cases,
+        Err(e) => {
+            eprintln!("puzzles: {e}");
+            std::process::exit(2);
+        }
+    };
+    let cases: Vec<_> = cases
+        .into_iter()
+        .filter(|c| {
+            opts.filter
+                .as_ref()
+                .is_none_or(|f| c.name.contains(f.as_str()))
+        })
+        .collect();
+    if cases.is_empty() {
+        eprintln!("puzzles: no case in {} matches", dir.display());
+        std::process::exit(2);
+    }
+    println!(
+        "{} cases from {}, engine {}, {} ms per move, {} thread(s)",
+        cases.len(),
+        dir.display(),
+        opts.engine.display(),
+        opts.time_ms,
+        opts.threads
+    );
+    let started = Instant::now();
+    let (mut passed, mut failed, mut proven, mut listed) = (0, 0, 0, 0);
+    for case in &cases {
+        let (outcome, line) = run_case(&opts, case);
+        println!("{line}");
+        match outcome {
+            Outcome::Pass => passed += 1,
+            Outcome::ProvenAlternative => proven += 1,
+            Outcome::Fail => failed += 1,
+            Outcome::Listed => listed += 1,
+        }
+    }
+    println!(
+        "{} cases counted: {passed} published first moves, {proven} proven alternatives, \
+         {failed} failed; {listed} listed only (no published win); {:.1} s in all",
+        passed + proven + failed,
+        started.elapsed().as_secs_f64()
+    );
+    println!("{passed} passed, {failed} failed");
+    if failed > 0 {
+        std::process::exit(1);
+    }
+}
