@@ -14,8 +14,10 @@ pub const UNLIMITED_MS: i64 = 2_147_483_647;
 pub const DEFAULT_TURN_MS: i64 = 5_000;
 /// Fixed part of the safety margin kept back for I/O and scheduling.
 pub const BASE_MARGIN_MS: i64 = 30;
-/// At or below this many milliseconds the engine plays its instant move without searching.
-pub const INSTANT_CEILING_MS: i64 = 50;
+/// At or below this many milliseconds the engine plays its instant move without searching:
+/// a search this short gains little, and on a loaded machine the thread hand-offs alone can
+/// take tens of milliseconds.
+pub const INSTANT_CEILING_MS: i64 = 120;
 /// Largest safety margin.
 pub const MAX_MARGIN_MS: i64 = 300;
 
