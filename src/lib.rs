@@ -11,6 +11,7 @@ pub mod opening;
 pub mod pattern;
 pub mod position;
 pub mod protocol;
+pub mod quintet;
 pub mod rules;
 pub mod search;
 pub mod shape;

@@ -23,7 +23,7 @@ mod common;
 
 use common::grid_of;
 use common::vcf_reference::{check_vcf_line, Square};
-use rensa::board::{Board, Cell, Color, Pos};
+use rensa::board::{Cell, Color, Pos};
 use rensa::rules::Rule;
 use rensa::search::threat::{replay_is_win, ThreatLimits, ThreatSolver};
 use std::path::{Path, PathBuf};
@@ -49,128 +49,14 @@ const VCF_NODES: u64 = 10_000_000;
 /// Runs per VCF case (the fastest is reported as the time).
 const VCF_RUNS: usize = 5;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Mode {
-    Vcf,
-    Vct,
-}
+use rensa::quintet::{parse as parse_case, point_name, Case, Mode};
 
-/// One puzzle.
-struct Case {
-    name: String,
-    mode: Mode,
-    attacker: Color,
-    limit: u32,
-    threat_limit: Option<u32>,
-    /// The published line, or None for `disproven`.
-    expect: Option<Vec<Pos>>,
-    board: Board,
-}
-
-/// `H8` -> Gomocup coordinates on 15x15: x = letter index, y = 15 - row number.
-fn point(name: &str) -> Result<Pos, String> {
-    let name = name.trim();
-    let mut chars = name.chars();
-    let letter = chars.next().ok_or("empty point")?.to_ascii_uppercase();
-    if !('A'..='O').contains(&letter) {
-        return Err(format!("bad column in {name:?}"));
-    }
-    let row: usize = chars
-        .as_str()
-        .parse()
-        .map_err(|_| format!("bad row in {name:?}"))?;
-    if !(1..=15).contains(&row) {
-        return Err(format!("bad row in {name:?}"));
-    }
-    Ok(Pos::new(letter as usize - 'A' as usize, 15 - row))
-}
-
-fn point_name(p: Pos) -> String {
-    format!("{}{}", (b'A' + p.x() as u8) as char, 15 - p.y())
-}
-
+/// A line as `H8,J10,...`.
 fn line_text(line: &[Pos]) -> String {
     line.iter()
         .map(|&p| point_name(p))
         .collect::<Vec<_>>()
         .join(",")
-}
-
-fn parse_case(name: &str, text: &str) -> Result<Case, String> {
-    let mut mode = None;
-    let mut attacker = None;
-    let mut limit = None;
-    let mut threat_limit = None;
-    let mut expect = None;
-    let mut rows: Vec<Vec<char>> = Vec::new();
-    let mut in_board = false;
-    for line in text.lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if in_board {
-            rows.push(line.chars().filter(|c| !c.is_whitespace()).collect());
-            continue;
-        }
-        let (key, value) = line
-            .split_once(':')
-            .ok_or_else(|| format!("unexpected line {line:?}"))?;
-        let value = value.trim();
-        match key.trim() {
-            "mode" => {
-                mode = Some(match value {
-                    "vcf" => Mode::Vcf,
-                    "vct" | "vct_dfpns" => Mode::Vct,
-                    other => return Err(format!("unknown mode {other:?}")),
-                })
-            }
-            "attacker" => {
-                attacker = Some(match value {
-                    "o" => Color::Black,
-                    "x" => Color::White,
-                    other => return Err(format!("unknown attacker {other:?}")),
-                })
-            }
-            "limit" => limit = Some(value.parse().map_err(|_| "bad limit")?),
-            "threat_limit" => threat_limit = Some(value.parse().map_err(|_| "bad threat_limit")?),
-            "expect" => {
-                expect = Some(if value == "disproven" {
-                    None
-                } else {
-                    Some(value.split(',').map(point).collect::<Result<Vec<_>, _>>()?)
-                })
-            }
-            "tags" => {}
-            "board" => in_board = true,
-            other => return Err(format!("unknown key {other:?}")),
-        }
-    }
-    if rows.len() != 15 || rows.iter().any(|r| r.len() != 15) {
-        return Err("the board is not 15x15".into());
-    }
-    // Quintet draws Black as `o` and White as `x` (the other way round from
-    // `Board::from_ascii`), so the board is built by hand.
-    let mut board = Board::new(15, 15).map_err(|e| e.0)?;
-    for (y, row) in rows.iter().enumerate() {
-        for (x, &ch) in row.iter().enumerate() {
-            match ch {
-                'o' | 'O' => board.place(Pos::new(x, y), Cell::Stone(Color::Black)),
-                'x' | 'X' => board.place(Pos::new(x, y), Cell::Stone(Color::White)),
-                '.' => {}
-                other => return Err(format!("unexpected board character {other:?}")),
-            }
-        }
-    }
-    Ok(Case {
-        name: name.to_string(),
-        mode: mode.ok_or("no mode")?,
-        attacker: attacker.ok_or("no attacker")?,
-        limit: limit.ok_or("no limit")?,
-        threat_limit,
-        expect: expect.ok_or("no expect")?,
-        board,
-    })
 }
 
 /// All cases, sorted by name; None when the folder cannot be read and the data is optional.
