@@ -420,14 +420,34 @@ impl<'a> ThreatSolver<'a> {
             }
             defences
         } else {
-            // The attacker threatens an open four: stop it on its line, or counter with fours.
+            // The attacker threatens an open four (or a four-three): stop it on its lines, or
+            // counter with fours. Only threats the attacker may legally play count.
             let attacker_fours = self.spots(a, |c| c.f4 + c.b4 > 0);
-            if !attacker_fours.iter().any(|s| {
-                s.counts.threat() >= Threat::OpenFour || s.counts.threat() == Threat::FourThree
-            }) {
+            let mut open_four = false;
+            let mut four_three = false;
+            for s in &attacker_fours {
+                let t = s.counts.threat();
+                if (t >= Threat::OpenFour || t == Threat::FourThree) && !self.forbidden(s.pos, a) {
+                    if t >= Threat::OpenFour {
+                        open_four = true;
+                    } else {
+                        four_three = true;
+                    }
+                }
+            }
+            if !open_four && !four_three {
                 return None; // no real threat left
             }
             let mut set: Vec<Pos> = attacker_fours.iter().map(|s| s.pos).collect();
+            if !open_four {
+                // A four-three can also be stopped on its three's line: add the squares where
+                // the attacker would make a three.
+                for s in self.spots(a, |c| c.f3 > 0) {
+                    if !set.contains(&s.pos) {
+                        set.push(s.pos);
+                    }
+                }
+            }
             for s in self.spots(d, |c| c.f4 + c.b4 > 0) {
                 if !set.contains(&s.pos) {
                     set.push(s.pos);
