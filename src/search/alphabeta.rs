@@ -295,32 +295,7 @@ impl<'a> Worker<'a> {
             return 0;
         }
         let me = to_move;
-        let mut analysis = std::mem::take(&mut self.analyses[ply]);
-        analyse(&mut self.board, me, self.rule, &self.tables, &mut analysis);
-        let result = self.search_node(me, depth, alpha, beta, ply, pv, pv_node, &mut analysis);
-        self.analyses[ply] = analysis;
-        result
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn search_node(
-        &mut self,
-        me: Color,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        pv: &mut Vec<Pos>,
-        pv_node: bool,
-        a: &mut NodeAnalysis,
-    ) -> i32 {
-        if let Some(five) = a.my_five {
-            pv.push(five);
-            return WIN - ply as i32 - 1;
-        }
-        if a.their_fives.len() >= 2 {
-            return -(WIN - ply as i32 - 2);
-        }
+        // The table first: a cut-off here saves the node analysis, the costliest step.
         let key = node_key(&self.board, me);
         let mut tt_move = None;
         if let Some(hit) = self.tt.probe(key) {
@@ -336,6 +311,45 @@ impl<'a> Worker<'a> {
                     return score;
                 }
             }
+        }
+        let mut analysis = std::mem::take(&mut self.analyses[ply]);
+        analyse(&mut self.board, me, self.rule, &self.tables, &mut analysis);
+        let result = self.search_node(
+            me,
+            depth,
+            alpha,
+            beta,
+            ply,
+            pv,
+            pv_node,
+            &mut analysis,
+            key,
+            tt_move,
+        );
+        self.analyses[ply] = analysis;
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search_node(
+        &mut self,
+        me: Color,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv: &mut Vec<Pos>,
+        _pv_node: bool,
+        a: &mut NodeAnalysis,
+        key: u64,
+        tt_move: Option<Pos>,
+    ) -> i32 {
+        if let Some(five) = a.my_five {
+            pv.push(five);
+            return WIN - ply as i32 - 1;
+        }
+        if a.their_fives.len() >= 2 {
+            return -(WIN - ply as i32 - 2);
         }
         let forced = a.their_fives.first().copied();
         if let Some(block) = forced {
@@ -515,6 +529,7 @@ impl AlphaBetaSearcher {
         limits: &Limits,
         stop: &AtomicBool,
         nodes: &mut u64,
+        with_vct: bool,
     ) -> Option<Vec<Pos>> {
         let me = position.to_move();
         // With a depth or node limit the solvers get node budgets (deterministic for bench
@@ -549,7 +564,7 @@ impl AlphaBetaSearcher {
         }
         let found = solver.vcf();
         *nodes += solver.nodes();
-        if found.is_some() {
+        if found.is_some() || !with_vct {
             return found;
         }
         let mut solver = ThreatSolver::new(
@@ -623,8 +638,19 @@ impl Searcher for AlphaBetaSearcher {
             if let Some(four) = root.my_open_four {
                 return quick(four, WIN - 3, vec![four]);
             }
+        }
+        // With two or more threads (and no depth or node bound, which must stay
+        // deterministic) one thread runs the VCT for the whole search instead of a slice of
+        // the main thread's time before it.
+        let dedicated_vct = self.use_threat_solvers
+            && self.threads >= 2
+            && root.their_fives.is_empty()
+            && limits.max_nodes.is_none()
+            && limits.max_depth.is_none();
+        if root.their_fives.is_empty() {
             if self.use_threat_solvers {
-                let found = self.root_threats(position, limits, stop, &mut threat_nodes);
+                let found =
+                    self.root_threats(position, limits, stop, &mut threat_nodes, !dedicated_vct);
                 if let Some(line) = found {
                     let len = line.len() as i32;
                     return SearchOutcome {
@@ -642,9 +668,36 @@ impl Searcher for AlphaBetaSearcher {
         let max_depth = limits
             .max_depth
             .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
-        let helpers = self.threads - 1;
+        let helpers = self.threads - 1 - usize::from(dedicated_vct);
         let mut main_result: Option<SearchOutcome> = None;
+        let vct_line: std::sync::Mutex<Option<Vec<Pos>>> = std::sync::Mutex::new(None);
         std::thread::scope(|scope| {
+            if dedicated_vct {
+                let shared = &shared;
+                let vct_line = &vct_line;
+                scope.spawn_named(99, move || {
+                    let mut solver = ThreatSolver::new(
+                        position.board(),
+                        position.rule(),
+                        me,
+                        ThreatLimits {
+                            max_attacker_moves: 16,
+                            max_nodes: u64::MAX,
+                        },
+                    )
+                    .with_stop(&shared.stop)
+                    .with_deadline(limits.start + limits.maximum);
+                    let found = solver.vct();
+                    shared.nodes.fetch_add(solver.nodes(), Ordering::Relaxed);
+                    if let Some(line) = found {
+                        if let Ok(mut slot) = vct_line.lock() {
+                            *slot = Some(line);
+                        }
+                        // A proven win: the other threads can stop.
+                        shared.stop.store(true, Ordering::Relaxed);
+                    }
+                });
+            }
             for t in 0..helpers {
                 let shared = &shared;
                 scope.spawn_named(t, move || {
@@ -749,6 +802,16 @@ impl Searcher for AlphaBetaSearcher {
             });
         });
         let nodes = shared.nodes.load(Ordering::Relaxed);
+        if let Some(line) = vct_line.into_inner().ok().flatten() {
+            let len = line.len() as i32;
+            return SearchOutcome {
+                best: line[0],
+                score: WIN - len,
+                depth: len as u32,
+                nodes,
+                pv: line,
+            };
+        }
         main_result
             .map(|mut r| {
                 r.nodes = nodes;
