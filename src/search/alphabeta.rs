@@ -647,20 +647,18 @@ impl Searcher for AlphaBetaSearcher {
             && root.their_fives.is_empty()
             && limits.max_nodes.is_none()
             && limits.max_depth.is_none();
-        if root.their_fives.is_empty() {
-            if self.use_threat_solvers {
-                let found =
-                    self.root_threats(position, limits, stop, &mut threat_nodes, !dedicated_vct);
-                if let Some(line) = found {
-                    let len = line.len() as i32;
-                    return SearchOutcome {
-                        best: line[0],
-                        score: WIN - len,
-                        depth: len as u32,
-                        nodes: threat_nodes,
-                        pv: line,
-                    };
-                }
+        if root.their_fives.is_empty() && self.use_threat_solvers {
+            let found =
+                self.root_threats(position, limits, stop, &mut threat_nodes, !dedicated_vct);
+            if let Some(line) = found {
+                let len = line.len() as i32;
+                return SearchOutcome {
+                    best: line[0],
+                    score: WIN - len,
+                    depth: len as u32,
+                    nodes: threat_nodes,
+                    pv: line,
+                };
             }
         }
         // Threat-solver nodes count against a node limit too.
