@@ -536,7 +536,7 @@ impl AlphaBetaSearcher {
         // and fixed-node play); otherwise about a quarter of the optimum time. The hard time
         // limit applies in every case.
         let share = limits.optimum.min(limits.maximum) / 4;
-        let deadline = Some(limits.start + limits.elapsed() + share);
+        let deadline = limits.start + limits.elapsed() + share;
         let (vcf_nodes, vct_nodes) = if let Some(n) = limits.max_nodes {
             ((n / 4).max(1_000), (n / 4).max(1_000))
         } else if let Some(d) = limits.max_depth {
@@ -558,10 +558,8 @@ impl AlphaBetaSearcher {
                 max_nodes: vcf_nodes,
             },
         )
-        .with_stop(stop);
-        if let Some(d) = deadline {
-            solver = solver.with_deadline(d);
-        }
+        .with_stop(stop)
+        .with_deadline(deadline);
         let found = solver.vcf();
         *nodes += solver.nodes();
         if found.is_some() || !with_vct {
@@ -576,10 +574,8 @@ impl AlphaBetaSearcher {
                 max_nodes: vct_nodes,
             },
         )
-        .with_stop(stop);
-        if let Some(d) = deadline {
-            solver = solver.with_deadline(d);
-        }
+        .with_stop(stop)
+        .with_deadline(deadline);
         let found = solver.vct();
         *nodes += solver.nodes();
         found

@@ -140,7 +140,7 @@ pub fn analyse(
             let theirs_p = tables.patterns(board, pos, opp);
             let mine = PatternCounts::of(&mine_p);
             let theirs = PatternCounts::of(&theirs_p);
-            let mut my_threat = mine.threat();
+            let my_threat = mine.threat();
             let mut their_threat = theirs.threat();
             // Renju: Black's shapes that may be fouls are checked exactly.
             if me_fouls
@@ -150,7 +150,6 @@ pub fn analyse(
             {
                 // A forbidden square is no move for us, but still a square the opponent
                 // may want.
-                my_threat = Threat::None;
                 if their_threat >= Threat::Four {
                     their_total += pattern_sum(&theirs_p);
                 }
@@ -162,20 +161,20 @@ pub fn analyse(
                 });
                 continue;
             }
-            if opp_fouls
+            // A square forbidden for the opponent is worth nothing to them.
+            let their_forbidden = opp_fouls
                 && their_threat != Threat::Five
                 && theirs.may_be_foul_or_overline()
-                && rules::renju_foul(board, pos).is_some()
-            {
+                && rules::renju_foul(board, pos).is_some();
+            if their_forbidden {
                 their_threat = Threat::None;
             }
             let my_value = pattern_sum(&mine_p);
-            let their_value =
-                if their_threat == Threat::None && theirs.may_be_foul_or_overline() && opp_fouls {
-                    0
-                } else {
-                    pattern_sum(&theirs_p)
-                };
+            let their_value = if their_forbidden {
+                0
+            } else {
+                pattern_sum(&theirs_p)
+            };
             my_total += my_value;
             their_total += their_value;
             if my_threat != Threat::None && mine.f4 + mine.b4 > 0 {
