@@ -11,8 +11,9 @@ use crate::board::{Board, Cell, Color, Pos};
 use crate::pattern::{PatternTables, Threat};
 use crate::position::Position;
 use crate::rules::Rule;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// Score of a win on the board.
@@ -62,6 +63,29 @@ fn node_key(board: &Board, to_move: Color) -> u64 {
 struct Shared {
     stop: AtomicBool,
     nodes: AtomicU64,
+    /// The main thread's current best root move (square index + 1; 0: none yet), for the
+    /// threat thread to check.
+    candidate: AtomicU32,
+    /// Root moves after which the threat thread found a VCT for the opponent.
+    refuted: Mutex<Vec<Pos>>,
+    /// Set when `refuted` grows: the main thread restarts its iteration without them.
+    refuted_changed: AtomicBool,
+}
+
+impl Shared {
+    fn new() -> Shared {
+        Shared {
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            candidate: AtomicU32::new(0),
+            refuted: Mutex::new(Vec::new()),
+            refuted_changed: AtomicBool::new(false),
+        }
+    }
+
+    fn refuted(&self) -> Vec<Pos> {
+        self.refuted.lock().map(|r| r.clone()).unwrap_or_default()
+    }
 }
 
 /// Attacker moves tried by the VCF at the leaves.
@@ -89,6 +113,10 @@ struct Worker<'a> {
     root_best: Option<Pos>,
     /// Four-moves the current leaf VCF may still try.
     vcf_budget: u32,
+    /// Root moves not to search (they lose to an opponent VCT), unless nothing else is left.
+    excluded: Vec<Pos>,
+    /// The current iteration was abandoned because `excluded` must grow (not a real stop).
+    interrupted: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -116,6 +144,8 @@ impl<'a> Worker<'a> {
             history: Box::new([[0; crate::board::CELL_SLOTS]; 2]),
             root_best: None,
             vcf_budget: 0,
+            excluded: Vec::new(),
+            interrupted: false,
         }
     }
 
@@ -125,6 +155,12 @@ impl<'a> Worker<'a> {
             return;
         }
         if self.main {
+            if self.shared.refuted_changed.load(Ordering::Relaxed) {
+                // Not a stop: the iteration restarts without the refuted root move.
+                self.stopped = true;
+                self.interrupted = true;
+                return;
+            }
             if self.limits.elapsed() >= self.limits.maximum {
                 self.stopped = true;
             }
@@ -399,6 +435,9 @@ impl<'a> Worker<'a> {
             // Nothing legal near the stones (every candidate forbidden): no proof either way.
             return a.eval;
         }
+        if ply == 0 && moves.iter().any(|m| !self.excluded.contains(&m.pos)) {
+            moves.retain(|m| !self.excluded.contains(&m.pos));
+        }
         self.order(&mut moves, tt_move, ply, me);
         // Keep the tree narrow: the heuristic ordering is good, late quiet moves rarely matter.
         let width = match depth {
@@ -520,8 +559,8 @@ impl AlphaBetaSearcher {
         }
     }
 
-    /// Root threat solving: a VCF of our own, then a VCT, together within about a quarter of
-    /// the optimum time (or fixed node budgets when the search is bounded by depth or nodes,
+    /// Root threat solving: a VCF of our own, then a VCT, together within a share of the
+    /// optimum time (see [`threat_share`]; or fixed node budgets when the search is bounded by depth or nodes,
     /// so that bench and fixed-node play stay deterministic).
     fn root_threats(
         &self,
@@ -533,9 +572,10 @@ impl AlphaBetaSearcher {
     ) -> Option<Vec<Pos>> {
         let me = position.to_move();
         // With a depth or node limit the solvers get node budgets (deterministic for bench
-        // and fixed-node play); otherwise about a quarter of the optimum time. The hard time
-        // limit applies in every case.
-        let share = limits.optimum.min(limits.maximum) / 4;
+        // and fixed-node play); otherwise a share of the optimum time. The hard time limit
+        // applies in every case.
+        let optimum = limits.optimum.min(limits.maximum);
+        let share = optimum.mul_f64(threat_share(optimum));
         let deadline = limits.start + limits.elapsed() + share;
         let (vcf_nodes, vct_nodes) = if let Some(n) = limits.max_nodes {
             ((n / 4).max(1_000), (n / 4).max(1_000))
@@ -570,7 +610,7 @@ impl AlphaBetaSearcher {
             position.rule(),
             me,
             ThreatLimits {
-                max_attacker_moves: 12,
+                max_attacker_moves: 16,
                 max_nodes: vct_nodes,
             },
         )
@@ -590,10 +630,7 @@ impl Searcher for AlphaBetaSearcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
-        let mut shared = Shared {
-            stop: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-        };
+        let mut shared = Shared::new();
         let tt: &TranspositionTable = &self.tt;
         let me = position.to_move();
         // Immediate decisions first.
@@ -670,6 +707,8 @@ impl Searcher for AlphaBetaSearcher {
                 let shared = &shared;
                 let vct_line = &vct_line;
                 scope.spawn_named(99, move || {
+                    // Our own VCT first, for up to half the optimum time.
+                    let own_share = limits.optimum.min(limits.maximum) / 2;
                     let mut solver = ThreatSolver::new(
                         position.board(),
                         position.rule(),
@@ -680,7 +719,7 @@ impl Searcher for AlphaBetaSearcher {
                         },
                     )
                     .with_stop(&shared.stop)
-                    .with_deadline(limits.start + limits.maximum);
+                    .with_deadline(limits.start + own_share);
                     let found = solver.vct();
                     shared.nodes.fetch_add(solver.nodes(), Ordering::Relaxed);
                     if let Some(line) = found {
@@ -689,7 +728,9 @@ impl Searcher for AlphaBetaSearcher {
                         }
                         // A proven win: the other threads can stop.
                         shared.stop.store(true, Ordering::Relaxed);
+                        return;
                     }
+                    check_root_moves(position, limits, shared);
                 });
             }
             for t in 0..helpers {
@@ -712,7 +753,10 @@ impl Searcher for AlphaBetaSearcher {
             let mut previous_best: Option<Pos> = None;
             let mut stable_iterations = 0;
             let mut score_guess = 0;
-            for depth in 1..=max_depth {
+            let mut depth = 0;
+            while depth < max_depth {
+                depth += 1;
+                w.excluded = shared.refuted();
                 // Aspiration window around the previous score.
                 let mut delta = 60;
                 let (mut lo, mut hi) = if depth >= 4 && !is_decisive(score_guess) {
@@ -739,6 +783,17 @@ impl Searcher for AlphaBetaSearcher {
                     }
                 };
                 w.flush_nodes();
+                if w.interrupted {
+                    // A root move was refuted: search this depth again without it.
+                    w.interrupted = false;
+                    w.stopped = false;
+                    shared.refuted_changed.store(false, Ordering::Relaxed);
+                    if limits.elapsed() < limits.maximum {
+                        depth -= 1;
+                        continue;
+                    }
+                    break;
+                }
                 if w.stopped && depth > 1 {
                     // Keep the last full iteration's move, unless this one already found a
                     // better move at the root (its first move was searched fully).
@@ -748,6 +803,11 @@ impl Searcher for AlphaBetaSearcher {
                     best = Some((first, score, depth as u32, pv.clone()));
                 } else if let Some(rb) = w.root_best {
                     best = Some((rb, score, depth as u32, vec![rb]));
+                }
+                if let Some(b) = &best {
+                    shared
+                        .candidate
+                        .store(b.0.index() as u32 + 1, Ordering::Relaxed);
                 }
                 score_guess = score;
                 let nodes = shared.nodes.load(Ordering::Relaxed);
@@ -786,6 +846,14 @@ impl Searcher for AlphaBetaSearcher {
                 }
             }
             shared.stop.store(true, Ordering::Relaxed);
+            // The last full iteration's move may have been refuted since: then the first
+            // move of the unfinished iteration (searched with a full window) replaces it.
+            let refuted = shared.refuted();
+            if let (Some(b), Some(rb)) = (&mut best, w.root_best) {
+                if refuted.contains(&b.0) && !refuted.contains(&rb) {
+                    *b = (rb, b.1, b.2, vec![rb]);
+                }
+            }
             let nodes = shared.nodes.load(Ordering::Relaxed);
             main_result = best.map(|(best, score, depth, pv)| SearchOutcome {
                 best,
@@ -828,6 +896,53 @@ impl Searcher for AlphaBetaSearcher {
     }
 
     fn clear(&mut self) {}
+}
+
+/// The part of the optimum time the root VCF and VCT may use before the main search (one
+/// thread): a quarter at blitz speeds (up to 200 ms), rising to three quarters from 500 ms.
+/// With little time the main search's depth matters most; with more, its depth grows
+/// slowly while a longer VCT keeps finding wins (the quintet VCT set at 1 s per move: 37
+/// published first moves with three quarters against 34 with a quarter).
+fn threat_share(optimum: Duration) -> f64 {
+    let ms = optimum.as_secs_f64() * 1000.0;
+    0.25 + 0.5 * ((ms - 200.0) / 300.0).clamp(0.0, 1.0)
+}
+
+/// The threat thread's second job: while the main thread searches, check its current best
+/// root move for a VCT of the opponent in reply, and report the moves that lose to one.
+fn check_root_moves(position: &Position, limits: &Limits, shared: &Shared) {
+    let me = position.to_move();
+    let mut checked: Vec<u32> = Vec::new();
+    while !shared.stop.load(Ordering::Relaxed) && limits.elapsed() < limits.maximum {
+        let candidate = shared.candidate.load(Ordering::Relaxed);
+        if candidate == 0 || checked.contains(&candidate) {
+            std::thread::sleep(Duration::from_millis(1));
+            continue;
+        }
+        checked.push(candidate);
+        let pos = Pos::from_index(candidate as usize - 1);
+        let mut board = position.board().clone();
+        board.place(pos, Cell::Stone(me));
+        let mut solver = ThreatSolver::new(
+            &board,
+            position.rule(),
+            me.opponent(),
+            ThreatLimits {
+                max_attacker_moves: 12,
+                max_nodes: u64::MAX,
+            },
+        )
+        .with_stop(&shared.stop)
+        .with_deadline(limits.start + limits.maximum);
+        let found = solver.vct();
+        shared.nodes.fetch_add(solver.nodes(), Ordering::Relaxed);
+        if found.is_some() {
+            if let Ok(mut refuted) = shared.refuted.lock() {
+                refuted.push(pos);
+            }
+            shared.refuted_changed.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 /// Spawning helper threads with a large stack inside a scope.

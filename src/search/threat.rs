@@ -1,12 +1,18 @@
 //! Threat-space solvers: VCF (victory by continuous fours) and VCT (victory by continuous
-//! threats: fours and open threes). Both are rule-aware (Renju fouls for Black, and White's
-//! use of Black's forbidden blocks) and return the winning line, which tests replay through
-//! the rules code.
+//! threats: fours, open threes, and quiet moves that threaten a VCF). Both are rule-aware
+//! (Renju fouls for Black, and White's use of Black's forbidden blocks) and return the
+//! winning line, which tests replay through the rules code.
 //!
 //! A returned line alternates attacker and defender moves and ends with the attacker's
-//! five. Against a four the defender's reply is forced; against an open three the solver
-//! tries every square that stops the three (the squares where the attacker would make a
-//! four) and every counter-four of the defender.
+//! five. Against a four the defender's reply is forced. Against a three the solver tries
+//! every square that can still stop the attacker's next winning threats (open fours and
+//! four-threes: the squares where the attacker would make a four, or against a four-three
+//! a three, on a line through one of them) and every counter-four of the defender. Against a
+//! quiet move that prepares a VCF it tries every square near the stones and near the VCF
+//! line; a square that leaves that line working is refuted by it without a search.
+//!
+//! After the attacker's move only the lines through it can hold new fives, and likewise
+//! for the defender, so the solvers look for fives there instead of scanning the board.
 
 use super::node::candidate_rows;
 use crate::board::{Board, Cell, Color, Pos};
@@ -37,6 +43,8 @@ pub struct ThreatSolver<'a> {
     aborted: bool,
     /// Positions (by hash) known to fail with at least this many attacker moves left.
     failed: HashMap<u64, u32>,
+    /// Hash of the position a VCT search started from.
+    root_hash: u64,
 }
 
 /// A cell and what the side to move would make there.
@@ -60,6 +68,7 @@ impl<'a> ThreatSolver<'a> {
             deadline: None,
             aborted: false,
             failed: HashMap::new(),
+            root_hash: board.hash(),
         }
     }
 
@@ -115,8 +124,16 @@ impl<'a> ThreatSolver<'a> {
         self.fouls(color) && rules::renju_foul(&mut self.board, pos).is_some()
     }
 
-    /// Cells near stones where `color` makes at least a pattern selected by `keep`.
-    fn spots(&self, color: Color, keep: impl Fn(&PatternCounts) -> bool) -> Vec<Spot> {
+    /// Cells near stones where `color` makes at least a pattern selected by `keep`. Only
+    /// cells with `min_own` or more of `color`'s stones within four cells on one line are
+    /// looked up (a five needs 4, a four 3, a three 2): a cheap bit count spares most of
+    /// the pattern-table lookups.
+    fn spots(
+        &self,
+        color: Color,
+        min_own: u32,
+        keep: impl Fn(&PatternCounts) -> bool,
+    ) -> Vec<Spot> {
         let rows = candidate_rows(&self.board);
         let mut out = Vec::new();
         for (y, &row) in rows.iter().enumerate().take(self.board.height()) {
@@ -125,6 +142,9 @@ impl<'a> ThreatSolver<'a> {
                 let x = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let pos = Pos::new(x, y);
+                if !has_line_stones(&self.board, pos, color, min_own) {
+                    continue;
+                }
                 let counts = PatternCounts::of(&self.tables.patterns(&self.board, pos, color));
                 if keep(&counts) {
                     out.push(Spot { pos, counts });
@@ -137,7 +157,7 @@ impl<'a> ThreatSolver<'a> {
     /// Squares where `color` would complete a five (legal ones only).
     fn fives(&mut self, color: Color) -> Vec<Pos> {
         // A five always wins, even if the square would otherwise be a foul.
-        self.spots(color, |c| c.f5 > 0)
+        self.spots(color, 4, |c| c.f5 > 0)
             .into_iter()
             .map(|s| s.pos)
             .collect()
@@ -217,6 +237,28 @@ impl<'a> ThreatSolver<'a> {
         five.map(|five| vec![reply, five])
     }
 
+    /// Squares on the lines through `pos` where `color` would complete a five. After a
+    /// move at `pos` these are the only new fives it can have, which spares the solvers a
+    /// scan of the whole board.
+    fn fives_through(&self, pos: Pos, color: Color) -> arrayvec::ArrayVec<Pos, 32> {
+        let mut out = arrayvec::ArrayVec::new();
+        for dir in crate::board::Direction::ALL {
+            // A new five runs along the line through `pos`: only that direction is tested.
+            let r = self.board.line_ref(pos, dir);
+            let mut empty = self.board.line_empty(dir, r.line) & rules::window_mask(r.bit, 4);
+            while empty != 0 {
+                let bit = empty.trailing_zeros();
+                empty &= empty - 1;
+                if let Some(q) = self.board.pos_on_line(dir, r.line, bit as i32) {
+                    if rules::wins_in_direction(&self.board, q, color, self.rule, dir) {
+                        out.push(q);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Search a VCF for the attacker (who is to move). Returns the winning line.
     ///
     /// Depth-first to the full limit with a failure table: VCF lines can be very long
@@ -224,34 +266,33 @@ impl<'a> ThreatSolver<'a> {
     pub fn vcf(&mut self) -> Option<Vec<Pos>> {
         self.aborted = false;
         self.failed.clear();
+        if let Some(&five) = self.fives(self.attacker).first() {
+            return Some(vec![five]);
+        }
+        let their_fives = self.fives(self.attacker.opponent());
         let depth = self.limits.max_attacker_moves;
-        self.vcf_attack(depth)
+        self.vcf_attack(depth, &their_fives)
     }
 
-    fn vcf_attack(&mut self, depth: u32) -> Option<Vec<Pos>> {
-        if self.tick() {
+    /// Attacker to move, with no five of its own (the caller has checked), facing the
+    /// defender's fives `their_fives`.
+    fn vcf_attack(&mut self, depth: u32, their_fives: &[Pos]) -> Option<Vec<Pos>> {
+        if self.tick() || depth == 0 {
             return None;
         }
         let a = self.attacker;
         let d = a.opponent();
-        if let Some(&five) = self.fives(a).first() {
-            return Some(vec![five]);
-        }
-        if depth == 0 {
-            return None;
-        }
         let key = self.board.hash();
         if self.failed.get(&key).is_some_and(|&left| left >= depth) {
             return None;
         }
-        let their_fives = self.fives(d);
         // Under Caro rules a four may also stop the defender's fives by closing them at
         // both ends; otherwise it must stand on the defender's only five.
         let capping = matches!(self.rule, Rule::Caro | Rule::CaroExact);
         if their_fives.len() >= 2 && !capping {
             return None;
         }
-        let mut fours = self.spots(a, |c| c.f4 + c.b4 > 0);
+        let mut fours = self.spots(a, 3, |c| c.f4 + c.b4 > 0);
         if let (Some(&must), false) = (their_fives.first(), capping) {
             fours.retain(|s| s.pos == must);
         }
@@ -272,7 +313,7 @@ impl<'a> ThreatSolver<'a> {
                 self.undo(pos); // the defender would make a five
                 continue;
             }
-            let completions = self.fives(a);
+            let completions = self.fives_through(pos, a);
             let result = if completions.is_empty() {
                 None // not a four after all (e.g. only an overline completion)
             } else {
@@ -288,7 +329,19 @@ impl<'a> ThreatSolver<'a> {
                     let mut first: Option<Vec<Pos>> = None;
                     for block in defences {
                         self.play(block, d);
-                        let sub = self.vcf_attack(depth - 1);
+                        // The defender's fives now: old ones still open, and new ones
+                        // through the block.
+                        let mut next: arrayvec::ArrayVec<Pos, 32> = self.fives_through(block, d);
+                        for &f in their_fives {
+                            if self.board.is_empty(f)
+                                && !next.contains(&f)
+                                && !next.is_full()
+                                && rules::is_winning_move(&self.board, f, d, self.rule)
+                            {
+                                next.push(f);
+                            }
+                        }
+                        let sub = self.vcf_attack(depth - 1, &next);
                         self.undo(block);
                         match sub {
                             None => {
@@ -321,45 +374,77 @@ impl<'a> ThreatSolver<'a> {
     }
 
     /// Search a VCT for the attacker (who is to move). Returns the winning line (one
-    /// defence per defender move; other defences are refuted too).
-    ///
-    /// Iterative deepening over the number of attacker moves: short wins are found quickly
-    /// and the failure table carries over from one iteration to the next.
+    /// defence per defender move; other defences are refuted too). At most
+    /// `max_attacker_moves` attacker moves, of which iteratively more may be threats
+    /// other than fours; the failure table carries over from one iteration to the next.
     pub fn vct(&mut self) -> Option<Vec<Pos>> {
         self.aborted = false;
         self.failed.clear();
+        if let Some(&five) = self.fives(self.attacker).first() {
+            return Some(vec![five]);
+        }
+        let their_fives = self.fives(self.attacker.opponent());
         let max = self.limits.max_attacker_moves;
+        // Deepen over the attacker moves, and within each depth over the number of threats
+        // (threes and quiet VCF threats): fours cost little (one reply each) while every
+        // three multiplies the tree, so lines with few threes are found long before a plain
+        // depth limit would find them. Past the last depth, the threat limit keeps rising.
         let mut depth = 2.min(max);
         loop {
-            let found = self.vct_attack(depth);
-            if found.is_some() || self.aborted || depth >= max {
-                return found;
+            let last_depth = depth >= max;
+            let threat_cap = if last_depth {
+                max
+            } else {
+                depth.min(FEW_THREATS)
+            };
+            for threats in 1..=threat_cap.max(1) {
+                let found = self.vct_attack(depth, threats, &their_fives);
+                if found.is_some() || self.aborted {
+                    return found;
+                }
+            }
+            if last_depth {
+                return None;
             }
             depth = (depth + 2).min(max);
         }
     }
 
-    fn vct_attack(&mut self, depth: u32) -> Option<Vec<Pos>> {
-        if self.tick() {
+    /// Attacker to move, with no five of its own (the caller has checked), facing the
+    /// defender's fives `their_fives`. Moves: fours, threes, and (with room for a follow-up)
+    /// quiet moves that threaten a VCF.
+    fn vct_attack(&mut self, depth: u32, threats: u32, their_fives: &[Pos]) -> Option<Vec<Pos>> {
+        if self.tick() || depth == 0 {
             return None;
         }
         let a = self.attacker;
-        let d = a.opponent();
-        if let Some(&five) = self.fives(a).first() {
-            return Some(vec![five]);
-        }
-        if depth == 0 {
-            return None;
-        }
         let key = self.board.hash() ^ 0x5654_4354; // separate from VCF entries
-        if self.failed.get(&key).is_some_and(|&left| left >= depth) {
+        let budget = (threats << 16) | depth;
+        if self
+            .failed
+            .get(&key)
+            .is_some_and(|&left| left >> 16 >= threats && left & 0xffff >= depth)
+        {
             return None;
         }
-        let their_fives = self.fives(d);
         if their_fives.len() >= 2 {
             return None;
         }
-        let mut moves = self.spots(a, |c| c.threat() >= Threat::Four);
+        // Quiet VCF threats only as the first move: everywhere they cost far more than
+        // they find.
+        let quiet_threats = depth >= 2 && threats >= 1 && self.board.hash() == self.root_hash;
+        let min_own = if quiet_threats {
+            1
+        } else if threats >= 1 {
+            2
+        } else {
+            3
+        };
+        let mut moves = self.spots(a, min_own, |c| {
+            c.f4 + c.b4 > 0
+                || (threats >= 1 && c.threat() >= Threat::Three)
+                || (quiet_threats && may_threaten_vcf(c))
+        });
         if let Some(&must) = their_fives.first() {
             moves.retain(|s| s.pos == must);
             if moves.is_empty() {
@@ -367,7 +452,7 @@ impl<'a> ThreatSolver<'a> {
                 // still stands afterwards.
                 if !self.forbidden(must, a) {
                     self.play(must, a);
-                    let sub = self.vct_defend(depth - 1);
+                    let sub = self.vct_defend(depth - 1, threats, must);
                     self.undo(must);
                     if let Some(mut line) = sub {
                         line.insert(0, must);
@@ -377,7 +462,18 @@ impl<'a> ThreatSolver<'a> {
                 return None;
             }
         }
-        moves.sort_by_key(|s| (std::cmp::Reverse(s.counts.threat()), s.pos));
+        // Strongest threats first (quiet moves last), then the moves that build the most
+        // on their lines; ties by square.
+        moves.sort_by_key(|s| {
+            let c = &s.counts;
+            let potential =
+                4 * u32::from(c.b4) + 3 * u32::from(c.f3) + 2 * u32::from(c.b3) + u32::from(c.f2);
+            (
+                std::cmp::Reverse(c.threat()),
+                std::cmp::Reverse(potential),
+                s.pos,
+            )
+        });
         for spot in moves {
             let pos = spot.pos;
             // Exact check (rules::renju_foul prefilters cheaply): the pattern counts miss
@@ -385,8 +481,14 @@ impl<'a> ThreatSolver<'a> {
             if self.forbidden(pos, a) {
                 continue;
             }
+            // Anything short of a four spends one of the threats.
+            let left = if spot.counts.f4 + spot.counts.b4 > 0 {
+                threats
+            } else {
+                threats - 1
+            };
             self.play(pos, a);
-            let sub = self.vct_defend(depth - 1);
+            let sub = self.vct_defend(depth - 1, left, pos);
             self.undo(pos);
             if let Some(mut line) = sub {
                 line.insert(0, pos);
@@ -397,22 +499,20 @@ impl<'a> ThreatSolver<'a> {
             }
         }
         if !self.aborted {
-            self.failed.insert(key, depth);
+            self.failed.insert(key, budget);
         }
         None
     }
 
-    /// Defender to move after an attacker threat. Some(line) when every defence loses.
-    fn vct_defend(&mut self, depth: u32) -> Option<Vec<Pos>> {
+    /// Defender to move after the attacker's threat at `last` (the defender has no five:
+    /// `vct_attack` answered any). Some(line) when every defence loses.
+    fn vct_defend(&mut self, depth: u32, threats: u32, last: Pos) -> Option<Vec<Pos>> {
         if self.tick() {
             return None;
         }
         let a = self.attacker;
         let d = a.opponent();
-        if !self.fives(d).is_empty() {
-            return None; // the defender wins first
-        }
-        let completions = self.fives(a);
+        let completions = self.fives_through(last, a);
         let defences: Vec<Pos> = if !completions.is_empty() {
             let defences = self.five_defences(&completions);
             if defences.is_empty() {
@@ -422,33 +522,29 @@ impl<'a> ThreatSolver<'a> {
         } else {
             // The attacker threatens an open four (or a four-three): stop it on its lines, or
             // counter with fours. Only threats the attacker may legally play count.
-            let attacker_fours = self.spots(a, |c| c.f4 + c.b4 > 0);
+            let attacker = self.spots(a, 2, |c| c.f4 + c.b4 > 0 || c.f3 > 0);
+            let mut follow_ups: Vec<Pos> = Vec::new();
             let mut open_four = false;
-            let mut four_three = false;
-            for s in &attacker_fours {
+            for s in &attacker {
                 let t = s.counts.threat();
-                if (t >= Threat::OpenFour || t == Threat::FourThree) && !self.forbidden(s.pos, a) {
-                    if t >= Threat::OpenFour {
-                        open_four = true;
-                    } else {
-                        four_three = true;
-                    }
+                if t >= Threat::FourThree && !self.forbidden(s.pos, a) {
+                    open_four |= t >= Threat::OpenFour;
+                    follow_ups.push(s.pos);
                 }
             }
-            if !open_four && !four_three {
-                return None; // no real threat left
+            if follow_ups.is_empty() {
+                return self.vcf_threat_defend(depth, threats);
             }
-            let mut set: Vec<Pos> = attacker_fours.iter().map(|s| s.pos).collect();
-            if !open_four {
-                // A four-three can also be stopped on its three's line: add the squares where
-                // the attacker would make a three.
-                for s in self.spots(a, |c| c.f3 > 0) {
-                    if !set.contains(&s.pos) {
-                        set.push(s.pos);
-                    }
-                }
-            }
-            for s in self.spots(d, |c| c.f4 + c.b4 > 0) {
+            // A defence must change a follow-up's lines: a square where the attacker would
+            // make a four (or, against a four-three only, a three) on a line through a
+            // follow-up, within reach of its patterns.
+            let mut set: Vec<Pos> = attacker
+                .iter()
+                .filter(|s| s.counts.f4 + s.counts.b4 > 0 || (!open_four && s.counts.f3 > 0))
+                .map(|s| s.pos)
+                .filter(|&q| follow_ups.iter().any(|&f| aligned_within(f, q, 5)))
+                .collect();
+            for s in self.spots(d, 3, |c| c.f4 + c.b4 > 0) {
                 if !set.contains(&s.pos) {
                     set.push(s.pos);
                 }
@@ -464,7 +560,8 @@ impl<'a> ThreatSolver<'a> {
             }
             any_legal_defence = true;
             self.play(pos, d);
-            let sub = self.vct_attack(depth);
+            let their_fives = self.fives_through(pos, d);
+            let sub = self.vct_attack(depth, threats, &their_fives);
             self.undo(pos);
             match sub {
                 None => return None,
@@ -482,6 +579,144 @@ impl<'a> ThreatSolver<'a> {
         }
         first_line
     }
+
+    /// Defender to move after a quiet attacker move (no four, no three): it is a threat
+    /// only if the attacker, moving again, would win by fours. Then every defender move near
+    /// the stones is a candidate; one that leaves the found VCF line working unchanged (off
+    /// its squares, and no four of the defender's along it) is refuted by that line without
+    /// a search, the others are searched.
+    fn vcf_threat_defend(&mut self, depth: u32, threats: u32) -> Option<Vec<Pos>> {
+        if depth == 0 {
+            return None;
+        }
+        let d = self.attacker.opponent();
+        let line = self.vcf_attack(depth.min(QUIET_THREAT_FOURS), &[])?;
+        // Candidates near the stones and near the line's squares (where a defender stone
+        // could join a forced reply in a four, or cap a Caro five).
+        for &p in &line {
+            self.board.place(p, Cell::Stone(self.attacker));
+        }
+        let rows = candidate_rows(&self.board);
+        for &p in &line {
+            self.board.remove(p);
+        }
+        // The line's own squares first: they are the likeliest defences.
+        let mut candidates = line.clone();
+        for (y, &row) in rows.iter().enumerate().take(self.board.height()) {
+            let mut bits = row;
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                candidates.push(Pos::new(x, y));
+            }
+        }
+        let mut first_line: Option<Vec<Pos>> = None;
+        let mut any_legal_defence = false;
+        for q in candidates {
+            if self.forbidden(q, d) {
+                continue;
+            }
+            any_legal_defence = true;
+            let sub = if !line.contains(&q) && self.line_survives(&line, q) {
+                Some(line.clone())
+            } else {
+                self.play(q, d);
+                let their_fives = self.fives_through(q, d);
+                let sub = self.vct_attack(depth, threats, &their_fives);
+                self.undo(q);
+                sub
+            };
+            match sub {
+                None => return None,
+                Some(l) if first_line.is_none() => {
+                    let mut full = vec![q];
+                    full.extend(l);
+                    first_line = Some(full);
+                }
+                Some(_) => {}
+            }
+        }
+        if !any_legal_defence {
+            return None;
+        }
+        first_line
+    }
+
+    /// Does the VCF `line` (attacker four, forced block, ..., five) still win after a
+    /// defender stone at `q`? Every attacker move must still be legal and a four whose only
+    /// defence is the next move of the line, and no defender move may leave the defender a
+    /// five the attacker's next move does not take.
+    fn line_survives(&mut self, line: &[Pos], q: Pos) -> bool {
+        let a = self.attacker;
+        let d = a.opponent();
+        let mut played: Vec<Pos> = vec![q];
+        self.play(q, d);
+        let mut their: arrayvec::ArrayVec<Pos, 32> = self.fives_through(q, d);
+        let mut ok = false;
+        for pair in line.chunks(2) {
+            let mv = pair[0];
+            if !self.board.is_empty(mv) || their.iter().any(|&f| f != mv) {
+                break;
+            }
+            if pair.len() == 1 {
+                ok = rules::is_winning_move(&self.board, mv, a, self.rule);
+                break;
+            }
+            if self.forbidden(mv, a) {
+                break;
+            }
+            self.play(mv, a);
+            played.push(mv);
+            let completions = self.fives_through(mv, a);
+            if completions.is_empty() {
+                break;
+            }
+            let defences = self.five_defences(&completions);
+            if defences.is_empty() {
+                ok = true; // the five can no longer be stopped at all
+                break;
+            }
+            let reply = pair[1];
+            if defences != [reply] {
+                break;
+            }
+            self.play(reply, d);
+            played.push(reply);
+            their = self.fives_through(reply, d);
+        }
+        for &p in played.iter().rev() {
+            self.undo(p);
+        }
+        ok
+    }
+}
+
+/// Threats (non-four attacker moves) allowed while the VCT deepens; most wins need few.
+const FEW_THREATS: u32 = 3;
+
+/// Most fours in the VCF that makes a quiet move a threat inside the VCT.
+const QUIET_THREAT_FOURS: u32 = 8;
+
+/// Could a move with these patterns (no four, no three) set up a VCF? It must leave a line
+/// where the attacker has three stones in a window (a closed three), or two open twos.
+fn may_threaten_vcf(c: &PatternCounts) -> bool {
+    c.b3 > 0 || c.f2 >= 2
+}
+
+/// Does `color` have at least `min` stones within four cells of `pos` on one of its lines?
+fn has_line_stones(board: &Board, pos: Pos, color: Color, min: u32) -> bool {
+    crate::board::Direction::ALL.iter().any(|&dir| {
+        let r = board.line_ref(pos, dir);
+        let near = board.line_stones(color, dir, r.line) & rules::window_mask(r.bit, 4);
+        near.count_ones() >= min
+    })
+}
+
+/// Are `p` and `q` on one line (row, column or diagonal) at most `reach` cells apart?
+fn aligned_within(p: Pos, q: Pos, reach: usize) -> bool {
+    let dx = p.x().abs_diff(q.x());
+    let dy = p.y().abs_diff(q.y());
+    (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= reach
 }
 
 /// Empty squares within four cells of `pos` along its four lines (where a four through
@@ -624,5 +859,94 @@ mod tests {
             replay_is_win(&b, Rule::Freestyle, Color::Black, &line),
             "{line:?}"
         );
+    }
+
+    /// Every legal defender reply to `first` (not only the solver's defence set) must
+    /// still lose to a VCT: a check of the defence-set reasoning from outside it.
+    fn every_reply_loses(board: &Board, rule: Rule, attacker: Color, first: Pos, moves: u32) {
+        let mut b = board.clone();
+        b.place(first, Cell::Stone(attacker));
+        let replies: Vec<Pos> = b.empty_positions().collect();
+        for r in replies {
+            b.place(r, Cell::Stone(attacker.opponent()));
+            let line = ThreatSolver::new(&b, rule, attacker, limits(moves)).vct();
+            assert!(
+                line.as_ref()
+                    .is_some_and(|l| replay_is_win(&b, rule, attacker, l)),
+                "the reply {r:?} to {first:?} is not refuted"
+            );
+            b.remove(r);
+        }
+    }
+
+    /// The first move's own patterns: neither a four nor a three (a quiet move).
+    fn is_quiet(board: &Board, rule: Rule, color: Color, pos: Pos) -> bool {
+        let tables = PatternTables::new(rule);
+        PatternCounts::of(&tables.patterns(board, pos, color)).threat() < Threat::Four
+    }
+
+    /// Black has no VCF, but a VCT whose first move is quiet, and every reply to that move
+    /// loses.
+    fn assert_quiet_vct(b: &Board) {
+        let rule = Rule::Freestyle;
+        assert!(ThreatSolver::new(b, rule, Color::Black, limits(20))
+            .vcf()
+            .is_none());
+        let line = ThreatSolver::new(b, rule, Color::Black, limits(6))
+            .vct()
+            .expect("a VCT starting with a quiet move");
+        assert!(replay_is_win(b, rule, Color::Black, &line), "{line:?}");
+        assert!(is_quiet(b, rule, Color::Black, line[0]), "{line:?}");
+        every_reply_loses(b, rule, Color::Black, line[0], 8);
+    }
+
+    #[test]
+    fn quiet_move_that_prepares_a_four_three_is_a_vct() {
+        // Black (X) to move has no four or three worth playing; E8 (x 4, y 7) is quiet,
+        // yet it leaves the four-three at F8 (x 5, y 7) that White cannot stop in time.
+        let b = Board::from_ascii(
+            "...............
+             ...............
+             ...............
+             .....O.....X...
+             ...........O...
+             .....X.........
+             ...OOX.........
+             ...X..XOX......
+             ...........X...
+             ...............
+             ...O...........
+             .....X....O....
+             ...............
+             ...............
+             ...............",
+        )
+        .unwrap();
+        assert_quiet_vct(&b);
+    }
+
+    #[test]
+    fn quiet_move_that_threatens_a_vcf_is_a_vct() {
+        // After the quiet G8 (x 6, y 7) Black has no four-three or open four, but wins by
+        // three fours (F8, I8, I9, then I7 or I11) if White does not stop that line: a "fukumi".
+        let b = Board::from_ascii(
+            "...............
+             ...............
+             ...............
+             ......O.X..O...
+             ...........X...
+             .....O..X..O...
+             ...X.......O...
+             ...X...X.......
+             ...O.....O.....
+             ........X......
+             ...............
+             ...............
+             ...............
+             ...............
+             ...............",
+        )
+        .unwrap();
+        assert_quiet_vct(&b);
     }
 }

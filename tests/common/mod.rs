@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+pub mod games;
 pub mod reference;
 pub mod vcf_reference;
 
