@@ -95,6 +95,12 @@ const LEAF_VCF_NODES: u32 = 200;
 /// Win distance assumed for a leaf VCF (its exact length is not tracked).
 const LEAF_VCF_PLIES: i32 = 2 * LEAF_VCF_DEPTH as i32 + 1;
 
+/// Most attacker moves in our own VCT at the root (the main thread's slice or the threat
+/// thread).
+const ROOT_VCT_MOVES: u32 = 16;
+/// Most attacker moves in the opponent's VCT after a candidate root move (threat thread).
+const REPLY_VCT_MOVES: u32 = 12;
+
 /// One thread's search state.
 struct Worker<'a> {
     board: Board,
@@ -610,7 +616,7 @@ impl AlphaBetaSearcher {
             position.rule(),
             me,
             ThreatLimits {
-                max_attacker_moves: 16,
+                max_attacker_moves: ROOT_VCT_MOVES,
                 max_nodes: vct_nodes,
             },
         )
@@ -714,7 +720,7 @@ impl Searcher for AlphaBetaSearcher {
                         position.rule(),
                         me,
                         ThreatLimits {
-                            max_attacker_moves: 16,
+                            max_attacker_moves: ROOT_VCT_MOVES,
                             max_nodes: u64::MAX,
                         },
                     )
@@ -928,7 +934,7 @@ fn check_root_moves(position: &Position, limits: &Limits, shared: &Shared) {
             position.rule(),
             me.opponent(),
             ThreatLimits {
-                max_attacker_moves: 12,
+                max_attacker_moves: REPLY_VCT_MOVES,
                 max_nodes: u64::MAX,
             },
         )

@@ -134,21 +134,14 @@ impl<'a> ThreatSolver<'a> {
         min_own: u32,
         keep: impl Fn(&PatternCounts) -> bool,
     ) -> Vec<Spot> {
-        let rows = candidate_rows(&self.board);
         let mut out = Vec::new();
-        for (y, &row) in rows.iter().enumerate().take(self.board.height()) {
-            let mut bits = row;
-            while bits != 0 {
-                let x = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let pos = Pos::new(x, y);
-                if !has_line_stones(&self.board, pos, color, min_own) {
-                    continue;
-                }
-                let counts = PatternCounts::of(&self.tables.patterns(&self.board, pos, color));
-                if keep(&counts) {
-                    out.push(Spot { pos, counts });
-                }
+        for pos in row_squares(&candidate_rows(&self.board), self.board.height()) {
+            if !has_line_stones(&self.board, pos, color, min_own) {
+                continue;
+            }
+            let counts = PatternCounts::of(&self.tables.patterns(&self.board, pos, color));
+            if keep(&counts) {
+                out.push(Spot { pos, counts });
             }
         }
         out
@@ -552,30 +545,53 @@ impl<'a> ThreatSolver<'a> {
             set.sort();
             set
         };
+        self.every_defence_loses(depth, threats, &defences, None)
+    }
+
+    /// Some(line) when each legal square of `defences` loses for the defender to a VCT of
+    /// the attacker (the line starts with the first defence). With `known`, a VCF line of
+    /// the attacker's, a defence off that line that leaves it working is refuted by it
+    /// without a search. None when a defence holds, or when no defence is legal (cannot
+    /// happen in practice; conservative).
+    fn every_defence_loses(
+        &mut self,
+        depth: u32,
+        threats: u32,
+        defences: &[Pos],
+        known: Option<&[Pos]>,
+    ) -> Option<Vec<Pos>> {
+        let d = self.attacker.opponent();
         let mut first_line: Option<Vec<Pos>> = None;
         let mut any_legal_defence = false;
-        for pos in defences {
-            if self.forbidden(pos, d) {
+        for &q in defences {
+            if self.forbidden(q, d) {
                 continue;
             }
             any_legal_defence = true;
-            self.play(pos, d);
-            let their_fives = self.fives_through(pos, d);
-            let sub = self.vct_attack(depth, threats, &their_fives);
-            self.undo(pos);
+            let sub = match known {
+                Some(line) if !line.contains(&q) && self.line_survives(line, q) => {
+                    Some(line.to_vec())
+                }
+                _ => {
+                    self.play(q, d);
+                    let their_fives = self.fives_through(q, d);
+                    let sub = self.vct_attack(depth, threats, &their_fives);
+                    self.undo(q);
+                    sub
+                }
+            };
             match sub {
                 None => return None,
-                Some(line) => {
-                    if first_line.is_none() {
-                        let mut l = vec![pos];
-                        l.extend(line);
-                        first_line = Some(l);
-                    }
+                Some(line) if first_line.is_none() => {
+                    let mut full = vec![q];
+                    full.extend(line);
+                    first_line = Some(full);
                 }
+                Some(_) => {}
             }
         }
         if !any_legal_defence {
-            return None; // cannot happen in practice; be conservative
+            return None;
         }
         first_line
     }
@@ -589,7 +605,6 @@ impl<'a> ThreatSolver<'a> {
         if depth == 0 {
             return None;
         }
-        let d = self.attacker.opponent();
         let line = self.vcf_attack(depth.min(QUIET_THREAT_FOURS), &[])?;
         // Candidates near the stones and near the line's squares (where a defender stone
         // could join a forced reply in a four, or cap a Caro five).
@@ -602,44 +617,8 @@ impl<'a> ThreatSolver<'a> {
         }
         // The line's own squares first: they are the likeliest defences.
         let mut candidates = line.clone();
-        for (y, &row) in rows.iter().enumerate().take(self.board.height()) {
-            let mut bits = row;
-            while bits != 0 {
-                let x = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                candidates.push(Pos::new(x, y));
-            }
-        }
-        let mut first_line: Option<Vec<Pos>> = None;
-        let mut any_legal_defence = false;
-        for q in candidates {
-            if self.forbidden(q, d) {
-                continue;
-            }
-            any_legal_defence = true;
-            let sub = if !line.contains(&q) && self.line_survives(&line, q) {
-                Some(line.clone())
-            } else {
-                self.play(q, d);
-                let their_fives = self.fives_through(q, d);
-                let sub = self.vct_attack(depth, threats, &their_fives);
-                self.undo(q);
-                sub
-            };
-            match sub {
-                None => return None,
-                Some(l) if first_line.is_none() => {
-                    let mut full = vec![q];
-                    full.extend(l);
-                    first_line = Some(full);
-                }
-                Some(_) => {}
-            }
-        }
-        if !any_legal_defence {
-            return None;
-        }
-        first_line
+        candidates.extend(row_squares(&rows, self.board.height()));
+        self.every_defence_loses(depth, threats, &candidates, Some(&line))
     }
 
     /// Does the VCF `line` (attacker four, forced block, ..., five) still win after a
@@ -701,6 +680,21 @@ const QUIET_THREAT_FOURS: u32 = 8;
 /// where the attacker has three stones in a window (a closed three), or two open twos.
 fn may_threaten_vcf(c: &PatternCounts) -> bool {
     c.b3 > 0 || c.f2 >= 2
+}
+
+/// The squares whose bits are set in `rows` (bit x of row y is the square (x, y)).
+fn row_squares(rows: &[u32], height: usize) -> impl Iterator<Item = Pos> + '_ {
+    rows.iter().take(height).enumerate().flat_map(|(y, &row)| {
+        let mut bits = row;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let x = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(Pos::new(x, y))
+        })
+    })
 }
 
 /// Does `color` have at least `min` stones within four cells of `pos` on one of its lines?
