@@ -13,13 +13,18 @@
 //!
 //! After the attacker's move only the lines through it can hold new fives, and likewise
 //! for the defender, so the solvers look for fives there instead of scanning the board.
+//!
+//! The VCF is a depth-first search with a failure table; the VCT (module `vct`) is a
+//! proof-number search that uses the VCF for its fours-only nodes.
 
 use super::node::candidate_rows;
 use crate::board::{Board, Cell, Color, Pos};
-use crate::pattern::{PatternCounts, PatternTables, Threat};
+use crate::pattern::{PatternCounts, PatternTables};
 use crate::rules::{self, Rule};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+mod vct;
 
 /// Limits for one solver call.
 #[derive(Clone, Copy, Debug)]
@@ -43,8 +48,10 @@ pub struct ThreatSolver<'a> {
     aborted: bool,
     /// Positions (by hash) known to fail with at least this many attacker moves left.
     failed: HashMap<u64, u32>,
-    /// Hash of the position a VCT search started from.
-    root_hash: u64,
+    /// Proof and disproof numbers of the VCT's nodes.
+    proof: HashMap<u64, vct::Numbers>,
+    /// Attacker moves allowed at the root of the current VCT search.
+    root_depth: u32,
 }
 
 /// A cell and what the side to move would make there.
@@ -68,7 +75,8 @@ impl<'a> ThreatSolver<'a> {
             deadline: None,
             aborted: false,
             failed: HashMap::new(),
-            root_hash: board.hash(),
+            proof: HashMap::new(),
+            root_depth: 0,
         }
     }
 
@@ -361,264 +369,13 @@ impl<'a> ThreatSolver<'a> {
             }
         }
         if !self.aborted {
+            if self.failed.len() >= FAILED_CAP {
+                // Only a cache: start afresh rather than outgrow the memory reserve.
+                self.failed.clear();
+            }
             self.failed.insert(key, depth);
         }
         None
-    }
-
-    /// Search a VCT for the attacker (who is to move). Returns the winning line (one
-    /// defence per defender move; other defences are refuted too). At most
-    /// `max_attacker_moves` attacker moves, of which iteratively more may be threats
-    /// other than fours; the failure table carries over from one iteration to the next.
-    pub fn vct(&mut self) -> Option<Vec<Pos>> {
-        self.aborted = false;
-        self.failed.clear();
-        if let Some(&five) = self.fives(self.attacker).first() {
-            return Some(vec![five]);
-        }
-        let their_fives = self.fives(self.attacker.opponent());
-        let max = self.limits.max_attacker_moves;
-        // Deepen over the attacker moves, and within each depth over the number of threats
-        // (threes and quiet VCF threats): fours cost little (one reply each) while every
-        // three multiplies the tree, so lines with few threes are found long before a plain
-        // depth limit would find them. Past the last depth, the threat limit keeps rising.
-        let mut depth = 2.min(max);
-        loop {
-            let last_depth = depth >= max;
-            let threat_cap = if last_depth {
-                max
-            } else {
-                depth.min(FEW_THREATS)
-            };
-            for threats in 1..=threat_cap.max(1) {
-                let found = self.vct_attack(depth, threats, &their_fives);
-                if found.is_some() || self.aborted {
-                    return found;
-                }
-            }
-            if last_depth {
-                return None;
-            }
-            depth = (depth + 2).min(max);
-        }
-    }
-
-    /// Attacker to move, with no five of its own (the caller has checked), facing the
-    /// defender's fives `their_fives`. Moves: fours, threes, and (with room for a follow-up)
-    /// quiet moves that threaten a VCF.
-    fn vct_attack(&mut self, depth: u32, threats: u32, their_fives: &[Pos]) -> Option<Vec<Pos>> {
-        if self.tick() || depth == 0 {
-            return None;
-        }
-        let a = self.attacker;
-        let key = self.board.hash() ^ 0x5654_4354; // separate from VCF entries
-        let budget = (threats << 16) | depth;
-        if self
-            .failed
-            .get(&key)
-            .is_some_and(|&left| left >> 16 >= threats && left & 0xffff >= depth)
-        {
-            return None;
-        }
-        if their_fives.len() >= 2 {
-            return None;
-        }
-        // Quiet VCF threats only as the first move: everywhere they cost far more than
-        // they find.
-        let quiet_threats = depth >= 2 && threats >= 1 && self.board.hash() == self.root_hash;
-        let min_own = if quiet_threats {
-            1
-        } else if threats >= 1 {
-            2
-        } else {
-            3
-        };
-        let mut moves = self.spots(a, min_own, |c| {
-            c.f4 + c.b4 > 0
-                || (threats >= 1 && c.threat() >= Threat::Three)
-                || (quiet_threats && may_threaten_vcf(c))
-        });
-        if let Some(&must) = their_fives.first() {
-            moves.retain(|s| s.pos == must);
-            if moves.is_empty() {
-                // Forced to block with a non-threat: allowed if the threat we already have
-                // still stands afterwards.
-                if !self.forbidden(must, a) {
-                    self.play(must, a);
-                    let sub = self.vct_defend(depth - 1, threats, must);
-                    self.undo(must);
-                    if let Some(mut line) = sub {
-                        line.insert(0, must);
-                        return Some(line);
-                    }
-                }
-                return None;
-            }
-        }
-        // Strongest threats first (quiet moves last), then the moves that build the most
-        // on their lines; ties by square.
-        moves.sort_by_key(|s| {
-            let c = &s.counts;
-            let potential =
-                4 * u32::from(c.b4) + 3 * u32::from(c.f3) + 2 * u32::from(c.b3) + u32::from(c.f2);
-            (
-                std::cmp::Reverse(c.threat()),
-                std::cmp::Reverse(potential),
-                s.pos,
-            )
-        });
-        for spot in moves {
-            let pos = spot.pos;
-            // Exact check (rules::renju_foul prefilters cheaply): the pattern counts miss
-            // fouls such as a double four on one line (`X.XXX.X`) or an overline.
-            if self.forbidden(pos, a) {
-                continue;
-            }
-            // Anything short of a four spends one of the threats.
-            let left = if spot.counts.f4 + spot.counts.b4 > 0 {
-                threats
-            } else {
-                threats - 1
-            };
-            self.play(pos, a);
-            let sub = self.vct_defend(depth - 1, left, pos);
-            self.undo(pos);
-            if let Some(mut line) = sub {
-                line.insert(0, pos);
-                return Some(line);
-            }
-            if self.aborted {
-                return None;
-            }
-        }
-        if !self.aborted {
-            self.failed.insert(key, budget);
-        }
-        None
-    }
-
-    /// Defender to move after the attacker's threat at `last` (the defender has no five:
-    /// `vct_attack` answered any). Some(line) when every defence loses.
-    fn vct_defend(&mut self, depth: u32, threats: u32, last: Pos) -> Option<Vec<Pos>> {
-        if self.tick() {
-            return None;
-        }
-        let a = self.attacker;
-        let d = a.opponent();
-        let completions = self.fives_through(last, a);
-        let defences: Vec<Pos> = if !completions.is_empty() {
-            let defences = self.five_defences(&completions);
-            if defences.is_empty() {
-                return self.unstoppable(&completions);
-            }
-            defences
-        } else {
-            // The attacker threatens an open four (or a four-three): stop it on its lines, or
-            // counter with fours. Only threats the attacker may legally play count.
-            let attacker = self.spots(a, 2, |c| c.f4 + c.b4 > 0 || c.f3 > 0);
-            let mut follow_ups: Vec<Pos> = Vec::new();
-            let mut open_four = false;
-            for s in &attacker {
-                let t = s.counts.threat();
-                if t >= Threat::FourThree && !self.forbidden(s.pos, a) {
-                    open_four |= t >= Threat::OpenFour;
-                    follow_ups.push(s.pos);
-                }
-            }
-            if follow_ups.is_empty() {
-                return self.vcf_threat_defend(depth, threats);
-            }
-            // A defence must change a follow-up's lines: a square where the attacker would
-            // make a four (or, against a four-three only, a three) on a line through a
-            // follow-up, within reach of its patterns.
-            let mut set: Vec<Pos> = attacker
-                .iter()
-                .filter(|s| s.counts.f4 + s.counts.b4 > 0 || (!open_four && s.counts.f3 > 0))
-                .map(|s| s.pos)
-                .filter(|&q| follow_ups.iter().any(|&f| aligned_within(f, q, 5)))
-                .collect();
-            for s in self.spots(d, 3, |c| c.f4 + c.b4 > 0) {
-                if !set.contains(&s.pos) {
-                    set.push(s.pos);
-                }
-            }
-            set.sort();
-            set
-        };
-        self.every_defence_loses(depth, threats, &defences, None)
-    }
-
-    /// Some(line) when each legal square of `defences` loses for the defender to a VCT of
-    /// the attacker (the line starts with the first defence). With `known`, a VCF line of
-    /// the attacker's, a defence off that line that leaves it working is refuted by it
-    /// without a search. None when a defence holds, or when no defence is legal (cannot
-    /// happen in practice; conservative).
-    fn every_defence_loses(
-        &mut self,
-        depth: u32,
-        threats: u32,
-        defences: &[Pos],
-        known: Option<&[Pos]>,
-    ) -> Option<Vec<Pos>> {
-        let d = self.attacker.opponent();
-        let mut first_line: Option<Vec<Pos>> = None;
-        let mut any_legal_defence = false;
-        for &q in defences {
-            if self.forbidden(q, d) {
-                continue;
-            }
-            any_legal_defence = true;
-            let sub = match known {
-                Some(line) if !line.contains(&q) && self.line_survives(line, q) => {
-                    Some(line.to_vec())
-                }
-                _ => {
-                    self.play(q, d);
-                    let their_fives = self.fives_through(q, d);
-                    let sub = self.vct_attack(depth, threats, &their_fives);
-                    self.undo(q);
-                    sub
-                }
-            };
-            match sub {
-                None => return None,
-                Some(line) if first_line.is_none() => {
-                    let mut full = vec![q];
-                    full.extend(line);
-                    first_line = Some(full);
-                }
-                Some(_) => {}
-            }
-        }
-        if !any_legal_defence {
-            return None;
-        }
-        first_line
-    }
-
-    /// Defender to move after a quiet attacker move (no four, no three): it is a threat
-    /// only if the attacker, moving again, would win by fours. Then every defender move near
-    /// the stones is a candidate; one that leaves the found VCF line working unchanged (off
-    /// its squares, and no four of the defender's along it) is refuted by that line without
-    /// a search, the others are searched.
-    fn vcf_threat_defend(&mut self, depth: u32, threats: u32) -> Option<Vec<Pos>> {
-        if depth == 0 {
-            return None;
-        }
-        let line = self.vcf_attack(depth.min(QUIET_THREAT_FOURS), &[])?;
-        // Candidates near the stones and near the line's squares (where a defender stone
-        // could join a forced reply in a four, or cap a Caro five).
-        for &p in &line {
-            self.board.place(p, Cell::Stone(self.attacker));
-        }
-        let rows = candidate_rows(&self.board);
-        for &p in &line {
-            self.board.remove(p);
-        }
-        // The line's own squares first: they are the likeliest defences.
-        let mut candidates = line.clone();
-        candidates.extend(row_squares(&rows, self.board.height()));
-        self.every_defence_loses(depth, threats, &candidates, Some(&line))
     }
 
     /// Does the VCF `line` (attacker four, forced block, ..., five) still win after a
@@ -670,8 +427,8 @@ impl<'a> ThreatSolver<'a> {
     }
 }
 
-/// Threats (non-four attacker moves) allowed while the VCT deepens; most wins need few.
-const FEW_THREATS: u32 = 3;
+/// Most entries in the VCF failure table (about 12 bytes each).
+const FAILED_CAP: usize = 1 << 19;
 
 /// Most fours in the VCF that makes a quiet move a threat inside the VCT.
 const QUIET_THREAT_FOURS: u32 = 8;
@@ -773,6 +530,7 @@ pub fn replay_is_win(board: &Board, rule: Rule, attacker: Color, line: &[Pos]) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pattern::Threat;
 
     fn limits(moves: u32) -> ThreatLimits {
         ThreatLimits {
@@ -896,8 +654,9 @@ mod tests {
 
     #[test]
     fn quiet_move_that_prepares_a_four_three_is_a_vct() {
-        // Black (X) to move has no four or three worth playing; E8 (x 4, y 7) is quiet,
-        // yet it leaves the four-three at F8 (x 5, y 7) that White cannot stop in time.
+        // Black (X) to move: E8 (x 4, y 7) is quiet, yet it leaves the four-three at F8
+        // (x 5, y 7) that White cannot stop in time. (F8 at once, a three, also wins by a
+        // longer line, so the solver may start with either; E8 is checked on its own.)
         let b = Board::from_ascii(
             "...............
              ...............
@@ -916,7 +675,14 @@ mod tests {
              ...............",
         )
         .unwrap();
-        assert_quiet_vct(&b);
+        let rule = Rule::Freestyle;
+        let line = ThreatSolver::new(&b, rule, Color::Black, limits(6))
+            .vct()
+            .expect("a VCT");
+        assert!(replay_is_win(&b, rule, Color::Black, &line), "{line:?}");
+        let quiet = Pos::new(4, 7);
+        assert!(is_quiet(&b, rule, Color::Black, quiet));
+        every_reply_loses(&b, rule, Color::Black, quiet, 8);
     }
 
     #[test]
