@@ -213,6 +213,9 @@ pub struct Sprt {
 /// Pseudo-count for empty result categories in the LLR (fishtest's `regularize`).
 const REGULARIZE: f64 = 1e-3;
 
+/// Fewest games (trinomial) or game pairs (pentanomial) before an SPRT may stop.
+pub const SPRT_MIN_UNITS: u64 = 20;
+
 /// The state of an SPRT.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtState {
@@ -295,6 +298,17 @@ impl Sprt {
     /// LLR from colour-swapped game pairs (pentanomial); see [`elo_pentanomial`].
     pub fn llr_pentanomial(&self, pairs: &[u64; 5]) -> f64 {
         self.llr(&[0.0, 0.25, 0.5, 0.75, 1.0], pairs)
+    }
+
+    /// Decision for an LLR after `units` games (trinomial) or game pairs (pentanomial):
+    /// none before [`SPRT_MIN_UNITS`]. The LLR uses the sample variance, which a handful
+    /// of results cannot estimate (one lost pair alone gives an LLR below -3).
+    pub fn decide(&self, llr: f64, units: u64) -> SprtState {
+        if units < SPRT_MIN_UNITS {
+            SprtState::Continue
+        } else {
+            self.state(llr)
+        }
     }
 
     /// Decision for an LLR.
@@ -434,6 +448,11 @@ mod tests {
             1e-6
         ));
         assert_eq!(s.llr_trinomial(&Wld::default()), 0.0);
+        // One lost pair has an LLR past the lower bound, but decides nothing yet.
+        let one_pair = s.llr_pentanomial(&[1, 0, 0, 0, 0]);
+        assert!(one_pair < s.bounds().0, "{one_pair}");
+        assert_eq!(s.decide(one_pair, 1), SprtState::Continue);
+        assert_eq!(s.decide(one_pair, SPRT_MIN_UNITS), SprtState::AcceptH0);
         assert_eq!(s.state(3.0), SprtState::AcceptH1);
         assert_eq!(s.state(-3.0), SprtState::AcceptH0);
         assert_eq!(s.state(0.0), SprtState::Continue);

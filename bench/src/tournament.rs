@@ -422,12 +422,14 @@ impl Summary {
             .filter(|s| s.state == SprtState::Continue)
         {
             let p = &self.pairings[0];
-            st.llr = if st.pentanomial {
-                st.sprt.llr_pentanomial(&p.penta)
+            let units = if st.pentanomial {
+                st.llr = st.sprt.llr_pentanomial(&p.penta);
+                p.penta.iter().sum()
             } else {
-                st.sprt.llr_trinomial(&p.wld)
+                st.llr = st.sprt.llr_trinomial(&p.wld);
+                p.wld.w + p.wld.l + p.wld.d
             };
-            st.state = st.sprt.state(st.llr);
+            st.state = st.sprt.decide(st.llr, units);
         }
         self.games.push(g);
     }
