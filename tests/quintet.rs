@@ -318,3 +318,54 @@ fn quintet_vct_cases() {
         started_all.elapsed()
     );
 }
+
+/// `vct_fukumi` opens with a quiet move (G12 makes no four and no three): the VCT solver
+/// must find it, and every legal reply of White's to it must lose to a VCT, so the win is
+/// checked from outside the solver's own defence sets.
+#[test]
+fn fukumi_quiet_first_move_is_found_and_every_reply_loses() {
+    let Some(cases) = load_cases() else { return };
+    let case = cases
+        .iter()
+        .find(|c| c.name == "vct_fukumi")
+        .expect("vct_fukumi in the set");
+    let expect = case.expect.as_ref().expect("a published line");
+    let (line, ..) = run_vct(case, 16, 1_000_000);
+    let line = line.expect("the fukumi is found");
+    assert_eq!(
+        point_name(line[0]),
+        point_name(expect[0]),
+        "{}",
+        line_text(&line)
+    );
+    let tables = rensa::pattern::PatternTables::new(Rule::Renju);
+    let counts =
+        rensa::pattern::PatternCounts::of(&tables.patterns(&case.board, line[0], case.attacker));
+    assert!(
+        counts.threat() < rensa::pattern::Threat::Four,
+        "the first move is quiet: {counts:?}"
+    );
+    let mut board = case.board.clone();
+    board.place(line[0], Cell::Stone(case.attacker));
+    let defender = case.attacker.opponent();
+    let replies: Vec<Pos> = board.empty_positions().collect();
+    for reply in replies {
+        if rensa::rules::is_forbidden(&mut board, reply, defender, Rule::Renju) {
+            continue;
+        }
+        board.place(reply, Cell::Stone(defender));
+        let limits = ThreatLimits {
+            max_attacker_moves: 14,
+            max_nodes: 1_000_000,
+        };
+        let win = ThreatSolver::new(&board, Rule::Renju, case.attacker, limits).vct();
+        assert!(
+            win.as_ref()
+                .is_some_and(|w| replay_is_win(&board, Rule::Renju, case.attacker, w)),
+            "the reply {} to {} holds",
+            point_name(reply),
+            point_name(line[0])
+        );
+        board.remove(reply);
+    }
+}
