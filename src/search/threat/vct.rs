@@ -122,6 +122,56 @@ fn sibling_limit(limit: u32, second: u32) -> u32 {
     limit.min(second.saturating_mul(2).saturating_add(1).min(INF))
 }
 
+/// The child to search next at a node: the first one with the smallest `minimised`
+/// number, the runner-up's value of it, and the sum of the children's `summed` numbers
+/// (capped at INF). An OR node minimises proof numbers and sums disproof numbers; an AND
+/// node the other way round.
+struct Choice {
+    best: usize,
+    numbers: Numbers,
+    second: u32,
+    sum: u32,
+}
+
+impl Choice {
+    fn of(
+        children: impl Iterator<Item = Numbers>,
+        minimised: impl Fn(Numbers) -> u32,
+        summed: impl Fn(Numbers) -> u32,
+    ) -> Choice {
+        let mut c = Choice {
+            best: 0,
+            numbers: UNBOUNDED,
+            second: INF,
+            sum: 0,
+        };
+        let mut least = INF;
+        for (i, n) in children.enumerate() {
+            c.sum = c.sum.saturating_add(summed(n)).min(INF);
+            let v = minimised(n);
+            if v < least {
+                c.second = least;
+                least = v;
+                c.best = i;
+                c.numbers = n;
+            } else if v < c.second {
+                c.second = v;
+            }
+        }
+        c
+    }
+}
+
+/// The child threshold on the number being summed: what is left of the node's threshold
+/// once the siblings' share is taken out (unbounded stays unbounded).
+fn sum_limit(limit: u32, sum: u32, own: u32) -> u32 {
+    if limit >= INF {
+        INF
+    } else {
+        limit - sum + own
+    }
+}
+
 impl ThreatSolver<'_> {
     /// Search a VCT for the attacker (who is to move). Returns the winning line (one
     /// defence per defender move; every other defence is refuted too) with at most
@@ -205,34 +255,24 @@ impl ThreatSolver<'_> {
             })
             .collect();
         loop {
-            let (mut best, mut best_n, mut second) = (0, DISPROVED, INF);
-            let mut dn_sum = 0u32;
-            for (i, m) in moves.iter().enumerate() {
-                let n = self.remembered(keys[i], m.kind.initial());
-                dn_sum = dn_sum.saturating_add(n.dn).min(INF);
-                if n.pn < best_n.pn {
-                    second = best_n.pn;
-                    best = i;
-                    best_n = n;
-                } else if n.pn < second {
-                    second = n.pn;
-                }
-            }
+            let children = moves
+                .iter()
+                .zip(&keys)
+                .map(|(m, &k)| self.remembered(k, m.kind.initial()));
+            // The attacker needs one winning move: the smallest proof number.
+            let c = Choice::of(children, |n| n.pn, |n| n.dn);
             let here = Numbers {
-                pn: best_n.pn,
-                dn: dn_sum,
+                pn: c.numbers.pn,
+                dn: c.sum,
             };
             if here.pn >= limit.pn || here.dn >= limit.dn || self.aborted {
                 return self.remember(key, here);
             }
             let child_limit = Numbers {
-                pn: sibling_limit(limit.pn, second),
-                dn: if limit.dn >= INF {
-                    INF
-                } else {
-                    limit.dn - dn_sum + best_n.dn
-                },
+                pn: sibling_limit(limit.pn, c.second),
+                dn: sum_limit(limit.dn, c.sum, c.numbers.dn),
             };
+            let best = c.best;
             let pos = moves[best].pos;
             let left = moves[best].kind.threats_left(threats);
             self.play(pos, a);
@@ -266,35 +306,21 @@ impl ThreatSolver<'_> {
             .map(|&q| node_key(hash ^ zobrist_stone(d, q), depth, threats, true))
             .collect();
         loop {
-            let (mut best, mut best_n, mut second) = (0, PROVED, INF);
-            let mut pn_sum = 0u32;
-            for (i, &k) in keys.iter().enumerate() {
-                let n = self.remembered(k, UNKNOWN);
-                pn_sum = pn_sum.saturating_add(n.pn).min(INF);
-                if n.dn < best_n.dn {
-                    second = best_n.dn;
-                    best = i;
-                    best_n = n;
-                } else if n.dn < second {
-                    second = n.dn;
-                }
-            }
+            let children = keys.iter().map(|&k| self.remembered(k, UNKNOWN));
+            // The defender needs one holding reply: the smallest disproof number.
+            let c = Choice::of(children, |n| n.dn, |n| n.pn);
             let here = Numbers {
-                pn: pn_sum,
-                dn: best_n.dn,
+                pn: c.sum,
+                dn: c.numbers.dn,
             };
             if here.pn >= limit.pn || here.dn >= limit.dn || self.aborted {
                 return self.remember(key, here);
             }
             let child_limit = Numbers {
-                pn: if limit.pn >= INF {
-                    INF
-                } else {
-                    limit.pn - pn_sum + best_n.pn
-                },
-                dn: sibling_limit(limit.dn, second),
+                pn: sum_limit(limit.pn, c.sum, c.numbers.pn),
+                dn: sibling_limit(limit.dn, c.second),
             };
-            let q = replies[best];
+            let q = replies[c.best];
             self.play(q, d);
             let their_fives = self.fives_through(q, d);
             self.attack_node(depth, threats, &their_fives, child_limit);
