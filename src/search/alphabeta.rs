@@ -14,7 +14,7 @@ use crate::rules::Rule;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Score of a win on the board.
 pub const WIN: i32 = 20_000;
@@ -914,6 +914,12 @@ fn threat_share(optimum: Duration) -> f64 {
     0.25 + 0.5 * ((ms - 200.0) / 300.0).clamp(0.0, 1.0)
 }
 
+/// Time for the threat thread's look for an opponent VCT after one candidate root move: a
+/// quarter of the optimum (at least 10 ms).
+fn reply_check_time(limits: &Limits) -> Duration {
+    (limits.optimum.min(limits.maximum) / 4).max(Duration::from_millis(10))
+}
+
 /// The threat thread's second job: while the main thread searches, check its current best
 /// root move for a VCT of the opponent in reply, and report the moves that lose to one.
 fn check_root_moves(position: &Position, limits: &Limits, shared: &Shared) {
@@ -927,6 +933,11 @@ fn check_root_moves(position: &Position, limits: &Limits, shared: &Shared) {
         }
         checked.push(candidate);
         let pos = Pos::from_index(candidate as usize - 1);
+        // A bounded look per candidate: a proof-number VCT that finds nothing would
+        // otherwise run to the hard limit on the first candidate and never see the main
+        // thread's later choices.
+        let deadline =
+            (Instant::now() + reply_check_time(limits)).min(limits.start + limits.maximum);
         let mut board = position.board().clone();
         board.place(pos, Cell::Stone(me));
         let mut solver = ThreatSolver::new(
@@ -939,7 +950,7 @@ fn check_root_moves(position: &Position, limits: &Limits, shared: &Shared) {
             },
         )
         .with_stop(&shared.stop)
-        .with_deadline(limits.start + limits.maximum);
+        .with_deadline(deadline);
         let found = solver.vct();
         shared.nodes.fetch_add(solver.nodes(), Ordering::Relaxed);
         if found.is_some() {

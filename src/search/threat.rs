@@ -52,6 +52,9 @@ pub struct ThreatSolver<'a> {
     proof: HashMap<u64, vct::Numbers>,
     /// Attacker moves allowed at the root of the current VCT search.
     root_depth: u32,
+    /// Move lists of VCT nodes already expanded, by node key: proof-number search
+    /// re-enters a node many times, and generating its moves is most of a visit's cost.
+    move_lists: HashMap<u64, vct::MoveList>,
 }
 
 /// A cell and what the side to move would make there.
@@ -77,6 +80,7 @@ impl<'a> ThreatSolver<'a> {
             failed: HashMap::new(),
             proof: HashMap::new(),
             root_depth: 0,
+            move_lists: HashMap::new(),
         }
     }
 

@@ -22,6 +22,7 @@ use super::{aligned_within, may_threaten_vcf, row_squares, ThreatSolver, QUIET_T
 use crate::board::{zobrist_stone, Cell, Pos};
 use crate::pattern::Threat;
 use crate::search::node::candidate_rows;
+use std::rc::Rc;
 
 /// "Infinite" proof or disproof number.
 const INF: u32 = 1 << 30;
@@ -41,6 +42,10 @@ const PROVED: Numbers = Numbers { pn: 0, dn: INF };
 const DISPROVED: Numbers = Numbers { pn: INF, dn: 0 };
 const UNKNOWN: Numbers = Numbers { pn: 1, dn: 1 };
 const UNBOUNDED: Numbers = Numbers { pn: INF, dn: INF };
+
+/// Most move lists kept for re-entered nodes before the store is emptied (a list takes
+/// some 100 bytes).
+const MOVE_LISTS_CAP: usize = 1 << 16;
 
 /// Attacker moves after the first that may still be quiet VCF threats.
 const QUIET_MOVES_AFTER_ROOT: u32 = 2;
@@ -85,9 +90,16 @@ impl Kind {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct AttackMove {
+pub(super) struct AttackMove {
     pos: Pos,
     kind: Kind,
+}
+
+/// The moves of an expanded node that is not solved yet, kept for its next visit.
+#[derive(Clone)]
+pub(super) enum MoveList {
+    Attack(Rc<[AttackMove]>),
+    Defence(Rc<[Pos]>),
 }
 
 /// The defender's options after an attacker move.
@@ -180,13 +192,11 @@ impl ThreatSolver<'_> {
         self.aborted = false;
         self.failed.clear();
         self.proof.clear();
+        self.move_lists.clear();
         if let Some(&five) = self.fives(self.attacker).first() {
             return Some(vec![five]);
         }
         let their_fives = self.fives(self.attacker.opponent());
-        // Deepen over the threats (non-four moves) allowed in a line: fours cost little (one
-        // reply each) while every three multiplies the tree, so wins with few threes are
-        // found long before a search with no such bound would find them.
         // Deepen over the threats (non-four moves) allowed in a line: fours cost little (one
         // reply each) while every three multiplies the tree, so wins with few threes are
         // found long before a search with no such bound would find them.
@@ -220,6 +230,14 @@ impl ThreatSolver<'_> {
         numbers
     }
 
+    /// Keep a node's move list for its next visit.
+    fn keep_moves(&mut self, key: u64, moves: MoveList) {
+        if self.move_lists.len() >= MOVE_LISTS_CAP {
+            self.move_lists.clear();
+        }
+        self.move_lists.insert(key, moves);
+    }
+
     /// Attacker to move with `depth` moves left, facing the defender's fives `their_fives`.
     fn attack_node(
         &mut self,
@@ -241,10 +259,17 @@ impl ThreatSolver<'_> {
             }
             return self.remember(key, if won { PROVED } else { DISPROVED });
         }
-        let moves = self.attack_moves(depth, threats, their_fives);
-        if moves.is_empty() {
-            return self.remember(key, DISPROVED);
-        }
+        let moves = match self.move_lists.get(&key) {
+            Some(MoveList::Attack(moves)) => moves.clone(),
+            _ => {
+                let moves: Rc<[AttackMove]> = self.attack_moves(depth, threats, their_fives).into();
+                if moves.is_empty() {
+                    return self.remember(key, DISPROVED);
+                }
+                self.keep_moves(key, MoveList::Attack(moves.clone()));
+                moves
+            }
+        };
         let a = self.attacker;
         let hash = self.board.hash();
         let keys: Vec<u64> = moves
@@ -288,14 +313,21 @@ impl ThreatSolver<'_> {
         if self.tick() {
             return self.remembered(key, UNKNOWN);
         }
-        let replies = match self.defences(depth, last) {
-            Defences::Lost(_) => return self.remember(key, PROVED),
-            Defences::NoThreat => return self.remember(key, DISPROVED),
-            Defences::Replies { replies, refuted } => {
-                if replies.is_empty() {
-                    let n = if refuted.is_some() { PROVED } else { DISPROVED };
-                    return self.remember(key, n);
-                }
+        let replies = match self.move_lists.get(&key) {
+            Some(MoveList::Defence(replies)) => replies.clone(),
+            _ => {
+                let replies: Rc<[Pos]> = match self.defences(depth, last) {
+                    Defences::Lost(_) => return self.remember(key, PROVED),
+                    Defences::NoThreat => return self.remember(key, DISPROVED),
+                    Defences::Replies { replies, refuted } => {
+                        if replies.is_empty() {
+                            let n = if refuted.is_some() { PROVED } else { DISPROVED };
+                            return self.remember(key, n);
+                        }
+                        replies.into()
+                    }
+                };
+                self.keep_moves(key, MoveList::Defence(replies.clone()));
                 replies
             }
         };
