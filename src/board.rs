@@ -394,6 +394,16 @@ impl Board {
         self.pos_at(x, y)
     }
 
+    /// Number of lines in direction `dir` (rows, columns or diagonals).
+    #[inline]
+    pub fn line_count(&self, dir: Direction) -> usize {
+        match dir {
+            Direction::Horizontal => self.height,
+            Direction::Vertical => self.width,
+            Direction::Diagonal | Direction::AntiDiagonal => self.width + self.height - 1,
+        }
+    }
+
     /// Stones of `color` on a line, as a bit mask.
     #[inline]
     pub fn line_stones(&self, color: Color, dir: Direction, line: usize) -> u32 {

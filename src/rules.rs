@@ -232,26 +232,37 @@ pub fn forbidden_points(board: &Board) -> Vec<(Pos, Foul)> {
 }
 
 /// A cheap necessary condition for a foul: an overline needs five other black stones within
-/// five squares on one line; a double four on one line needs four other black stones within
-/// four squares; otherwise two lines must each hold two other black stones within four.
+/// five squares on one line; a four through `pos` needs three other black stones in a
+/// five-square window through it with no white stone, blocked square or edge inside, a
+/// three two (the four it can become is such a window); a double four on one line also
+/// needs four other black stones within four squares. A foul needs two lines with a three
+/// or a four, or one line with a double four, or an overline.
 fn may_be_foul(board: &Board, pos: Pos) -> bool {
     let mut busy_lines = 0;
     for dir in Direction::ALL {
         let r = board.line_ref(pos, dir);
         let black = board.line_stones(Color::Black, dir, r.line);
-        let near4 = (black & window_mask(r.bit, 4)).count_ones();
-        // Two fours on one line (`X.XXX.X`) need four other stones within four squares.
-        if near4 >= 4 {
+        if (black & window_mask(r.bit, 5)).count_ones() >= 5 {
             return true;
         }
-        if near4 >= 2 {
+        let barrier = !(black | board.line_empty(dir, r.line));
+        // The most other black stones in a clean five-square window through `pos`.
+        let mut most = 0;
+        for start in r.bit.saturating_sub(4)..=r.bit.min(27) {
+            let window = 0b11111 << start;
+            if barrier & window == 0 {
+                most = most.max((black & window).count_ones());
+            }
+        }
+        if most >= 3 && (black & window_mask(r.bit, 4)).count_ones() >= 4 {
+            // Perhaps two fours on this line (`X.XXX.X`).
+            return true;
+        }
+        if most >= 2 {
             busy_lines += 1;
             if busy_lines >= 2 {
                 return true;
             }
-        }
-        if (black & window_mask(r.bit, 5)).count_ones() >= 5 {
-            return true;
         }
     }
     false

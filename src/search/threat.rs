@@ -18,7 +18,7 @@
 //! proof-number search that uses the VCF for its fours-only nodes.
 
 use super::node::candidate_rows;
-use crate::board::{Board, Cell, Color, Pos};
+use crate::board::{Board, Cell, Color, Direction, Pos, MAX_SIZE};
 use crate::pattern::{PatternCounts, PatternTables};
 use crate::rules::{self, Rule};
 use std::collections::HashMap;
@@ -147,10 +147,12 @@ impl<'a> ThreatSolver<'a> {
         keep: impl Fn(&PatternCounts) -> bool,
     ) -> Vec<Spot> {
         let mut out = Vec::new();
-        for pos in row_squares(&candidate_rows(&self.board), self.board.height()) {
-            if !has_line_stones(&self.board, pos, color, min_own) {
-                continue;
-            }
+        let mut rows = candidate_rows(&self.board);
+        let reach = window_squares(&self.board, color, min_own);
+        for (row, near) in rows.iter_mut().zip(reach) {
+            *row &= near;
+        }
+        for pos in row_squares(&rows, self.board.height()) {
             let counts = PatternCounts::of(&self.tables.patterns(&self.board, pos, color));
             if keep(&counts) {
                 out.push(Spot { pos, counts });
@@ -250,7 +252,11 @@ impl<'a> ThreatSolver<'a> {
         for dir in crate::board::Direction::ALL {
             // A new five runs along the line through `pos`: only that direction is tested.
             let r = self.board.line_ref(pos, dir);
-            let mut empty = self.board.line_empty(dir, r.line) & rules::window_mask(r.bit, 4);
+            // Only an empty square of a clean five-square window holding four stones of
+            // `color` can complete a five (the rules decide which of those do).
+            let own = self.board.line_stones(color, dir, r.line);
+            let empty = self.board.line_empty(dir, r.line);
+            let mut empty = empty & rules::window_mask(r.bit, 4) & window_cells(own, empty, 4);
             while empty != 0 {
                 let bit = empty.trailing_zeros();
                 empty &= empty - 1;
@@ -458,13 +464,68 @@ fn row_squares(rows: &[u32], height: usize) -> impl Iterator<Item = Pos> + '_ {
     })
 }
 
-/// Does `color` have at least `min` stones within four cells of `pos` on one of its lines?
-fn has_line_stones(board: &Board, pos: Pos, color: Color, min: u32) -> bool {
-    crate::board::Direction::ALL.iter().any(|&dir| {
-        let r = board.line_ref(pos, dir);
-        let near = board.line_stones(color, dir, r.line) & rules::window_mask(r.bit, 4);
-        near.count_ones() >= min
-    })
+/// The empty squares (as row masks: bit x of row y) that lie in a five-cell window holding
+/// at least `min_own` stones of `color` and no opponent stone, blocked square or edge.
+/// Every five, four or three a move makes lies in such a window, with one stone fewer
+/// before the move: only these squares can make one. Works a line at a time on the line
+/// masks, skipping lines with too few stones, so it costs far less than a look at every
+/// square.
+fn window_squares(board: &Board, color: Color, min_own: u32) -> [u32; MAX_SIZE] {
+    let mut rows = [0u32; MAX_SIZE];
+    for dir in Direction::ALL {
+        for line in 0..board.line_count(dir) {
+            let own = board.line_stones(color, dir, line);
+            if own.count_ones() < min_own {
+                continue;
+            }
+            let empty = board.line_empty(dir, line);
+            let mut squares = empty & window_cells(own, empty, min_own);
+            while squares != 0 {
+                let bit = squares.trailing_zeros();
+                squares &= squares - 1;
+                if let Some(p) = board.pos_on_line(dir, line, bit as i32) {
+                    rows[p.y()] |= 1 << p.x();
+                }
+            }
+        }
+    }
+    rows
+}
+
+/// The cells of a line (bit mask) that lie in a five-cell window holding at least `min`
+/// of the stones `own` and nothing but those and the cells `empty` (no opponent stone,
+/// blocked square or edge).
+#[inline]
+fn window_cells(own: u32, empty: u32, min: u32) -> u32 {
+    let barrier = !(own | empty);
+    // Bit j: the window of bits j..=j+4 holds a barrier (windows from bit 28 on run past
+    // the line's 32 bits).
+    let spoiled =
+        barrier | barrier >> 1 | barrier >> 2 | barrier >> 3 | barrier >> 4 | (u32::MAX << 28);
+    let starts = windows_with_at_least(own, min) & !spoiled;
+    starts | starts << 1 | starts << 2 | starts << 3 | starts << 4
+}
+
+/// Bit j set when bits j..=j+4 of `stones` hold at least `min` stones (a bit-sliced count
+/// of the five shifted masks).
+fn windows_with_at_least(stones: u32, min: u32) -> u32 {
+    let (mut ones, mut twos, mut fours) = (0u32, 0u32, 0u32);
+    for shift in 0..5 {
+        let x = stones >> shift;
+        let carry = ones & x;
+        ones ^= x;
+        let carry2 = twos & carry;
+        twos ^= carry;
+        fours |= carry2;
+    }
+    match min {
+        0 => u32::MAX,
+        1 => ones | twos | fours,
+        2 => twos | fours,
+        3 => fours | (twos & ones),
+        4 => fours,
+        _ => fours & ones,
+    }
 }
 
 /// Are `p` and `q` on one line (row, column or diagonal) at most `reach` cells apart?
@@ -535,6 +596,82 @@ pub fn replay_is_win(board: &Board, rule: Rule, attacker: Color, line: &[Pos]) -
 mod tests {
     use super::*;
     use crate::pattern::Threat;
+
+    /// The square filter `spots` used before [`window_squares`]: any `min` stones of
+    /// `color` within four cells on one line, whatever lies between.
+    fn has_line_stones(board: &Board, pos: Pos, color: Color, min: u32) -> bool {
+        Direction::ALL.iter().any(|&dir| {
+            let r = board.line_ref(pos, dir);
+            let near = board.line_stones(color, dir, r.line) & rules::window_mask(r.bit, 4);
+            near.count_ones() >= min
+        })
+    }
+
+    #[test]
+    fn window_filter_keeps_every_square_that_makes_a_pattern() {
+        // Random positions of every rule and several sizes: the squares `spots` finds with
+        // the line-window filter are exactly those the plain look at every near square
+        // (at least `min` stones within four cells on a line) finds, for every selection
+        // the solvers use.
+        type Keep = fn(&PatternCounts) -> bool;
+        let selections: [(u32, Keep); 5] = [
+            (4, |c| c.f5 > 0),
+            (3, |c| c.f4 + c.b4 > 0),
+            (2, |c| c.f4 + c.b4 > 0 || c.f3 > 0),
+            (2, |c| c.threat() >= Threat::Three),
+            (1, |c| may_threaten_vcf(c) || c.f2 + c.b3 >= 1),
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let rules = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro];
+        let sizes = [(15, 15), (20, 20), (9, 13), (32, 32)];
+        let mut compared = 0;
+        for round in 0..120 {
+            let rule = rules[round % rules.len()];
+            let (w, h) = sizes[(round / 4) % sizes.len()];
+            let mut board = Board::new(w, h).unwrap();
+            let stones = 4 + (next() % 40) as usize;
+            let mut color = Color::Black;
+            for _ in 0..stones {
+                let x = (next() % w as u64) as usize;
+                let y = (next() % h as u64) as usize;
+                let p = Pos::new(x, y);
+                if board.is_empty(p) {
+                    board.place(p, Cell::Stone(color));
+                    color = color.opponent();
+                }
+            }
+            let solver = ThreatSolver::new(&board, rule, Color::Black, limits(4));
+            for color in [Color::Black, Color::White] {
+                for (min, keep) in selections {
+                    let fast: Vec<Pos> = solver
+                        .spots(color, min, keep)
+                        .iter()
+                        .map(|s| s.pos)
+                        .collect();
+                    let plain: Vec<Pos> = row_squares(&candidate_rows(&board), h)
+                        .filter(|&p| has_line_stones(&board, p, color, min))
+                        .filter(|&p| {
+                            keep(&PatternCounts::of(
+                                &solver.tables.patterns(&board, p, color),
+                            ))
+                        })
+                        .collect();
+                    assert_eq!(fast, plain, "{rule:?} min {min}:\n{}", board.to_ascii());
+                    compared += plain.len();
+                }
+            }
+        }
+        assert!(
+            compared > 1000,
+            "the positions hold patterns to compare ({compared})"
+        );
+    }
 
     fn limits(moves: u32) -> ThreatLimits {
         ThreatLimits {
