@@ -18,8 +18,10 @@ use std::thread;
 /// Memory limit assumed when the manager sends none (or 0): Gomocup's 350 MiB.
 pub const DEFAULT_MAX_MEMORY: u64 = 350 << 20;
 /// Memory kept back from `max_memory` for everything but the transposition table:
-/// code, stacks, buffers and the allocator's own overhead.
-pub const MEMORY_RESERVE: u64 = 24 << 20;
+/// code, stacks, buffers, the pattern tables (1 MiB per colour family), the threat
+/// solvers' tables (a VCT that fills its proof table peaks at about 20 MiB: 27 MiB of
+/// resident memory against 7.6 MiB for a quick one) and the allocator's own overhead.
+pub const MEMORY_RESERVE: u64 = 48 << 20;
 /// Largest table used without an explicit `hash_size`.
 pub const DEFAULT_TABLE_CAP: u64 = 256 << 20;
 /// Stack size of search threads: deep threat lines recurse far, and the Windows main
