@@ -35,6 +35,30 @@ pub struct ThreatLimits {
     pub max_nodes: u64,
 }
 
+/// A hasher for keys that are already uniformly random (Zobrist hashes and mixes of
+/// them): it passes them through, sparing the default hasher's cost on every lookup.
+#[derive(Default, Clone, Copy)]
+struct ZobristHasher(u64);
+
+impl std::hash::Hasher for ZobristHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// A map from such keys.
+type KeyMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<ZobristHasher>>;
+
 /// The solver.
 pub struct ThreatSolver<'a> {
     board: Board,
@@ -47,14 +71,14 @@ pub struct ThreatSolver<'a> {
     deadline: Option<std::time::Instant>,
     aborted: bool,
     /// Positions (by hash) known to fail with at least this many attacker moves left.
-    failed: HashMap<u64, u32>,
+    failed: KeyMap<u32>,
     /// Proof and disproof numbers of the VCT's nodes.
-    proof: HashMap<u64, vct::Numbers>,
+    proof: KeyMap<vct::Numbers>,
     /// Attacker moves allowed at the root of the current VCT search.
     root_depth: u32,
     /// Move lists of VCT nodes already expanded, by node key: proof-number search
     /// re-enters a node many times, and generating its moves is most of a visit's cost.
-    move_lists: HashMap<u64, vct::MoveList>,
+    move_lists: KeyMap<vct::MoveList>,
 }
 
 /// A cell and what the side to move would make there.
@@ -77,10 +101,10 @@ impl<'a> ThreatSolver<'a> {
             stop: None,
             deadline: None,
             aborted: false,
-            failed: HashMap::new(),
-            proof: HashMap::new(),
+            failed: KeyMap::default(),
+            proof: KeyMap::default(),
             root_depth: 0,
-            move_lists: HashMap::new(),
+            move_lists: KeyMap::default(),
         }
     }
 
@@ -147,10 +171,13 @@ impl<'a> ThreatSolver<'a> {
         keep: impl Fn(&PatternCounts) -> bool,
     ) -> Vec<Spot> {
         let mut out = Vec::new();
-        let mut rows = candidate_rows(&self.board);
-        let reach = window_squares(&self.board, color, min_own);
-        for (row, near) in rows.iter_mut().zip(reach) {
-            *row &= near;
+        let mut rows = window_squares(&self.board, color, min_own);
+        if min_own < 3 {
+            // With three stones in a five-cell window every empty cell of it is within two
+            // of a stone; with fewer it may lie farther than the usual candidates.
+            for (row, near) in rows.iter_mut().zip(candidate_rows(&self.board)) {
+                *row &= near;
+            }
         }
         for pos in row_squares(&rows, self.board.height()) {
             let counts = PatternCounts::of(&self.tables.patterns(&self.board, pos, color));
