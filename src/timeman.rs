@@ -94,7 +94,12 @@ impl TimeSettings {
         let margin = (BASE_MARGIN_MS + ceiling / 20).min(MAX_MARGIN_MS);
         let mut maximum = (ceiling - margin).max(0);
         let mut optimum = maximum;
+        // Iterative deepening stops early, leaving room for the last iteration: 6/10 of the
+        // allowance with a game clock (what is not used now is there for later moves), 8/10
+        // with only a per-move limit (time not used is lost).
+        let mut tenths = 8;
         if let Some(left) = self.match_left_ms() {
+            tenths = 6;
             // Our own moves still to come: about half the empty squares, but plan for a
             // long game early and never for fewer than a few moves.
             let own_moves_left = (empty_squares as i64 / 2).clamp(8, 30);
@@ -104,8 +109,7 @@ impl TimeSettings {
             optimum = optimum.min(share);
             maximum = maximum.min(cap.max(share)).max(0);
         }
-        // Iterative deepening stops early; leave room for the last iteration.
-        let optimum = optimum.min(maximum) * 6 / 10;
+        let optimum = optimum.min(maximum) * tenths / 10;
         Budget {
             optimum: Duration::from_millis(optimum.max(0) as u64),
             maximum: Duration::from_millis(maximum.max(0) as u64),
@@ -205,6 +209,29 @@ mod tests {
         let b = t.budget(400);
         assert!(ms(b.maximum) <= 200_000);
         assert!(ms(b.optimum) <= 1_000_000 / 8);
+    }
+
+    #[test]
+    fn per_move_limit_alone_is_used_more_fully_than_a_game_clock() {
+        // 1 s per move and no game clock: nothing is saved for later moves.
+        let turn_only = TimeSettings {
+            turn_ms: Some(1_000),
+            match_ms: Some(0),
+            time_left_ms: Some(UNLIMITED_MS),
+            own_clock: false,
+        };
+        let b = turn_only.budget(200);
+        assert_eq!(ms(b.optimum), ms(b.maximum) * 8 / 10);
+        // The same move limit with a large game clock: 6/10.
+        let clocked = TimeSettings {
+            turn_ms: Some(1_000),
+            match_ms: Some(1_000_000),
+            time_left_ms: Some(1_000_000),
+            own_clock: false,
+        };
+        let c = clocked.budget(200);
+        assert_eq!(ms(c.maximum), ms(b.maximum));
+        assert_eq!(ms(c.optimum), ms(c.maximum) * 6 / 10);
     }
 
     #[test]
