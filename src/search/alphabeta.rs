@@ -679,8 +679,8 @@ impl Searcher for AlphaBetaSearcher {
             }
         }
         // With two or more threads (and no depth or node bound, which must stay
-        // deterministic) one thread runs the VCT for the whole search instead of a slice of
-        // the main thread's time before it.
+        // deterministic) one thread runs the VCT instead of a slice of the main thread's
+        // time before it, then checks the main thread's choices and helps its search.
         let dedicated_vct = self.use_threat_solvers
             && self.threads >= 2
             && root.their_fives.is_empty()
@@ -736,7 +736,7 @@ impl Searcher for AlphaBetaSearcher {
                         shared.stop.store(true, Ordering::Relaxed);
                         return;
                     }
-                    check_root_moves(position, limits, shared);
+                    check_and_help(position, tt, shared, stop, limits, max_depth);
                 });
             }
             for t in 0..helpers {
@@ -920,45 +920,73 @@ fn reply_check_time(limits: &Limits) -> Duration {
     (limits.optimum.min(limits.maximum) / 4).max(Duration::from_millis(10))
 }
 
-/// The threat thread's second job: while the main thread searches, check its current best
-/// root move for a VCT of the opponent in reply, and report the moves that lose to one.
-fn check_root_moves(position: &Position, limits: &Limits, shared: &Shared) {
+/// The threat thread's work once its own VCT has failed: check each new best root move of
+/// the main thread for an opponent VCT in reply (a bounded look each; the moves that lose
+/// to one are reported), and between checks help the main search as a Lazy SMP helper,
+/// one iteration at a time.
+fn check_and_help(
+    position: &Position,
+    tt: &TranspositionTable,
+    shared: &Shared,
+    stop: &AtomicBool,
+    limits: &Limits,
+    max_depth: i32,
+) {
     let me = position.to_move();
     let mut checked: Vec<u32> = Vec::new();
-    while !shared.stop.load(Ordering::Relaxed) && limits.elapsed() < limits.maximum {
+    let mut helper = Worker::new(position, tt, shared, stop, limits, false);
+    let mut pv = Vec::new();
+    let mut depth = 1;
+    while !shared.stop.load(Ordering::Relaxed)
+        && !stop.load(Ordering::Relaxed)
+        && limits.elapsed() < limits.maximum
+    {
         let candidate = shared.candidate.load(Ordering::Relaxed);
-        if candidate == 0 || checked.contains(&candidate) {
+        if candidate != 0 && !checked.contains(&candidate) {
+            checked.push(candidate);
+            check_reply(
+                position,
+                limits,
+                shared,
+                Pos::from_index(candidate as usize - 1),
+            );
+        } else if depth <= max_depth && !helper.stopped {
+            helper.search(me, depth, -INFINITY, INFINITY, 0, &mut pv);
+            helper.flush_nodes();
+            depth += 1;
+        } else {
             std::thread::sleep(Duration::from_millis(1));
-            continue;
         }
-        checked.push(candidate);
-        let pos = Pos::from_index(candidate as usize - 1);
-        // A bounded look per candidate: a proof-number VCT that finds nothing would
-        // otherwise run to the hard limit on the first candidate and never see the main
-        // thread's later choices.
-        let deadline =
-            (Instant::now() + reply_check_time(limits)).min(limits.start + limits.maximum);
-        let mut board = position.board().clone();
-        board.place(pos, Cell::Stone(me));
-        let mut solver = ThreatSolver::new(
-            &board,
-            position.rule(),
-            me.opponent(),
-            ThreatLimits {
-                max_attacker_moves: REPLY_VCT_MOVES,
-                max_nodes: u64::MAX,
-            },
-        )
-        .with_stop(&shared.stop)
-        .with_deadline(deadline);
-        let found = solver.vct();
-        shared.nodes.fetch_add(solver.nodes(), Ordering::Relaxed);
-        if found.is_some() {
-            if let Ok(mut refuted) = shared.refuted.lock() {
-                refuted.push(pos);
-            }
-            shared.refuted_changed.store(true, Ordering::Relaxed);
+    }
+    helper.flush_nodes();
+}
+
+/// Look for an opponent VCT after our root move `pos`; report the move if one is found.
+fn check_reply(position: &Position, limits: &Limits, shared: &Shared, pos: Pos) {
+    let me = position.to_move();
+    // A bounded look: a proof-number VCT that finds nothing would otherwise run to the hard
+    // limit on the first candidate and never see the main thread's later choices.
+    let deadline = (Instant::now() + reply_check_time(limits)).min(limits.start + limits.maximum);
+    let mut board = position.board().clone();
+    board.place(pos, Cell::Stone(me));
+    let mut solver = ThreatSolver::new(
+        &board,
+        position.rule(),
+        me.opponent(),
+        ThreatLimits {
+            max_attacker_moves: REPLY_VCT_MOVES,
+            max_nodes: u64::MAX,
+        },
+    )
+    .with_stop(&shared.stop)
+    .with_deadline(deadline);
+    let found = solver.vct();
+    shared.nodes.fetch_add(solver.nodes(), Ordering::Relaxed);
+    if found.is_some() {
+        if let Ok(mut refuted) = shared.refuted.lock() {
+            refuted.push(pos);
         }
+        shared.refuted_changed.store(true, Ordering::Relaxed);
     }
 }
 
