@@ -369,3 +369,26 @@ fn fukumi_quiet_first_move_is_found_and_every_reply_loses() {
         board.remove(reply);
     }
 }
+
+/// `vct_game_black_l11_3` takes millions of nodes, more than the proof table holds at once:
+/// the search must go on when the table fills (each pass starts afresh, and a full table
+/// keeps its solved entries) and find the published win, which replays.
+#[test]
+fn long_vct_outlasts_a_full_proof_table() {
+    let Some(cases) = load_cases() else { return };
+    let case = cases
+        .iter()
+        .find(|c| c.name == "vct_game_black_l11_3")
+        .expect("vct_game_black_l11_3 in the set");
+    let expect = case.expect.as_ref().expect("a published line");
+    let (line, nodes, aborted, took) = run_vct(case, 16, 8_000_000);
+    println!("{nodes} nodes, {took:.2?}");
+    assert!(!aborted, "the search gave up after {nodes} nodes");
+    let line = line.expect("the win is found");
+    assert_eq!(
+        point_name(line[0]),
+        point_name(expect[0]),
+        "{}",
+        line_text(&line)
+    );
+}

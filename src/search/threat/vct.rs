@@ -199,8 +199,6 @@ impl ThreatSolver<'_> {
     pub fn vct(&mut self) -> Option<Vec<Pos>> {
         self.aborted = false;
         self.failed.clear();
-        self.proof.clear();
-        self.move_lists.clear();
         if let Some(&five) = self.fives(self.attacker).first() {
             return Some(vec![five]);
         }
@@ -216,6 +214,11 @@ impl ThreatSolver<'_> {
                 .saturating_add(MOVES_PER_THREAT * (threats - 1))
                 .min(max_depth);
             self.root_depth = depth;
+            // A pass's nodes are keyed by the threats left, so the last pass's entries
+            // are seldom met again (the quintet boards take as many nodes either way):
+            // drop them, and a long search fills the table far later.
+            self.proof.clear();
+            self.move_lists.clear();
             let root = self.attack_node(depth, threats, &their_fives, UNBOUNDED);
             if self.aborted {
                 return None;
@@ -233,10 +236,15 @@ impl ThreatSolver<'_> {
 
     fn remember(&mut self, key: u64, numbers: Numbers) -> Numbers {
         if self.proof.len() >= TABLE_CAP {
-            // Keep what is solved; give up if that alone fills the table.
+            // Keep what is solved; if that alone fills half the table, keep the proofs
+            // only (a disproof forgotten costs a search again, a proof forgotten could
+            // cost the line), and give up only if even they fill it.
             self.proof.retain(|_, n| n.solved());
             if self.proof.len() >= TABLE_CAP / 2 {
-                self.aborted = true;
+                self.proof.retain(|_, n| n.pn == 0);
+                if self.proof.len() >= TABLE_CAP / 2 {
+                    self.aborted = true;
+                }
             }
         }
         self.proof.insert(key, numbers);
