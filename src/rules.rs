@@ -245,20 +245,14 @@ fn may_be_foul(board: &Board, pos: Pos) -> bool {
         if (black & window_mask(r.bit, 5)).count_ones() >= 5 {
             return true;
         }
-        let barrier = !(black | board.line_empty(dir, r.line));
-        // The most other black stones in a clean five-square window through `pos`.
-        let mut most = 0;
-        for start in r.bit.saturating_sub(4)..=r.bit.min(27) {
-            let window = 0b11111 << start;
-            if barrier & window == 0 {
-                most = most.max((black & window).count_ones());
-            }
-        }
-        if most >= 3 && (black & window_mask(r.bit, 4)).count_ones() >= 4 {
+        let empty = board.line_empty(dir, r.line);
+        // Clean five-square windows through `pos` holding three (two) other black stones.
+        let in_window = |min| window_cells(black, empty, min) & (1 << r.bit) != 0;
+        if in_window(3) && (black & window_mask(r.bit, 4)).count_ones() >= 4 {
             // Perhaps two fours on this line (`X.XXX.X`).
             return true;
         }
-        if most >= 2 {
+        if in_window(2) {
             busy_lines += 1;
             if busy_lines >= 2 {
                 return true;
@@ -280,6 +274,42 @@ pub fn window_mask(bit: u32, reach: u32) -> u32 {
         (1u32 << width) - 1
     };
     ones << lo
+}
+
+/// The cells of a line (bit mask) that lie in a five-cell window holding at least `min`
+/// of the stones `own` and nothing but those and the cells `empty` (no opponent stone,
+/// blocked square or edge).
+#[inline]
+pub fn window_cells(own: u32, empty: u32, min: u32) -> u32 {
+    let barrier = !(own | empty);
+    // Bit j: the window of bits j..=j+4 holds a barrier (windows from bit 28 on run past
+    // the line's 32 bits).
+    let spoiled =
+        barrier | barrier >> 1 | barrier >> 2 | barrier >> 3 | barrier >> 4 | (u32::MAX << 28);
+    let starts = windows_with_at_least(own, min) & !spoiled;
+    starts | starts << 1 | starts << 2 | starts << 3 | starts << 4
+}
+
+/// Bit j set when bits j..=j+4 of `stones` hold at least `min` stones (a bit-sliced count
+/// of the five shifted masks).
+fn windows_with_at_least(stones: u32, min: u32) -> u32 {
+    let (mut ones, mut twos, mut fours) = (0u32, 0u32, 0u32);
+    for shift in 0..5 {
+        let x = stones >> shift;
+        let carry = ones & x;
+        ones ^= x;
+        let carry2 = twos & carry;
+        twos ^= carry;
+        fours |= carry2;
+    }
+    match min {
+        0 => u32::MAX,
+        1 => ones | twos | fours,
+        2 => twos | fours,
+        3 => fours | (twos & ones),
+        4 => fours,
+        _ => fours & ones,
+    }
 }
 
 /// Foul check with Black's stone already standing on `pos`.

@@ -283,7 +283,8 @@ impl<'a> ThreatSolver<'a> {
             // `color` can complete a five (the rules decide which of those do).
             let own = self.board.line_stones(color, dir, r.line);
             let empty = self.board.line_empty(dir, r.line);
-            let mut empty = empty & rules::window_mask(r.bit, 4) & window_cells(own, empty, 4);
+            let mut empty =
+                empty & rules::window_mask(r.bit, 4) & rules::window_cells(own, empty, 4);
             while empty != 0 {
                 let bit = empty.trailing_zeros();
                 empty &= empty - 1;
@@ -506,7 +507,7 @@ fn window_squares(board: &Board, color: Color, min_own: u32) -> [u32; MAX_SIZE] 
                 continue;
             }
             let empty = board.line_empty(dir, line);
-            let mut squares = empty & window_cells(own, empty, min_own);
+            let mut squares = empty & rules::window_cells(own, empty, min_own);
             while squares != 0 {
                 let bit = squares.trailing_zeros();
                 squares &= squares - 1;
@@ -517,42 +518,6 @@ fn window_squares(board: &Board, color: Color, min_own: u32) -> [u32; MAX_SIZE] 
         }
     }
     rows
-}
-
-/// The cells of a line (bit mask) that lie in a five-cell window holding at least `min`
-/// of the stones `own` and nothing but those and the cells `empty` (no opponent stone,
-/// blocked square or edge).
-#[inline]
-fn window_cells(own: u32, empty: u32, min: u32) -> u32 {
-    let barrier = !(own | empty);
-    // Bit j: the window of bits j..=j+4 holds a barrier (windows from bit 28 on run past
-    // the line's 32 bits).
-    let spoiled =
-        barrier | barrier >> 1 | barrier >> 2 | barrier >> 3 | barrier >> 4 | (u32::MAX << 28);
-    let starts = windows_with_at_least(own, min) & !spoiled;
-    starts | starts << 1 | starts << 2 | starts << 3 | starts << 4
-}
-
-/// Bit j set when bits j..=j+4 of `stones` hold at least `min` stones (a bit-sliced count
-/// of the five shifted masks).
-fn windows_with_at_least(stones: u32, min: u32) -> u32 {
-    let (mut ones, mut twos, mut fours) = (0u32, 0u32, 0u32);
-    for shift in 0..5 {
-        let x = stones >> shift;
-        let carry = ones & x;
-        ones ^= x;
-        let carry2 = twos & carry;
-        twos ^= carry;
-        fours |= carry2;
-    }
-    match min {
-        0 => u32::MAX,
-        1 => ones | twos | fours,
-        2 => twos | fours,
-        3 => fours | (twos & ones),
-        4 => fours,
-        _ => fours & ones,
-    }
 }
 
 /// Are `p` and `q` on one line (row, column or diagonal) at most `reach` cells apart?
