@@ -325,19 +325,10 @@ fn quintet_vct_cases() {
 #[test]
 fn fukumi_quiet_first_move_is_found_and_every_reply_loses() {
     let Some(cases) = load_cases() else { return };
-    let case = cases
-        .iter()
-        .find(|c| c.name == "vct_fukumi")
-        .expect("vct_fukumi in the set");
-    let expect = case.expect.as_ref().expect("a published line");
+    let case = case_named(&cases, "vct_fukumi");
     let (line, ..) = run_vct(case, 16, 1_000_000);
     let line = line.expect("the fukumi is found");
-    assert_eq!(
-        point_name(line[0]),
-        point_name(expect[0]),
-        "{}",
-        line_text(&line)
-    );
+    assert_published_first_move(case, &line);
     let tables = rensa::pattern::PatternTables::new(Rule::Renju);
     let counts =
         rensa::pattern::PatternCounts::of(&tables.patterns(&case.board, line[0], case.attacker));
@@ -376,19 +367,29 @@ fn fukumi_quiet_first_move_is_found_and_every_reply_loses() {
 #[test]
 fn long_vct_outlasts_a_full_proof_table() {
     let Some(cases) = load_cases() else { return };
-    let case = cases
-        .iter()
-        .find(|c| c.name == "vct_game_black_l11_3")
-        .expect("vct_game_black_l11_3 in the set");
-    let expect = case.expect.as_ref().expect("a published line");
+    let case = case_named(&cases, "vct_game_black_l11_3");
     let (line, nodes, aborted, took) = run_vct(case, 16, 8_000_000);
     println!("{nodes} nodes, {took:.2?}");
     assert!(!aborted, "the search gave up after {nodes} nodes");
     let line = line.expect("the win is found");
+    assert_published_first_move(case, &line);
+}
+
+/// The case of this name (the set must hold it).
+fn case_named<'a>(cases: &'a [Case], name: &str) -> &'a Case {
+    cases
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("{name} in the set"))
+}
+
+/// `line` starts with the case's published first move.
+fn assert_published_first_move(case: &Case, line: &[Pos]) {
+    let expect = case.expect.as_ref().expect("a published line");
     assert_eq!(
         point_name(line[0]),
         point_name(expect[0]),
         "{}",
-        line_text(&line)
+        line_text(line)
     );
 }
