@@ -362,8 +362,8 @@ fn fukumi_quiet_first_move_is_found_and_every_reply_loses() {
 }
 
 /// `vct_game_black_l11_3` takes millions of nodes, more than the proof table holds at once:
-/// the search must go on when the table fills (each pass starts afresh, and a full table
-/// keeps its solved entries) and find the published win, which replays.
+/// the search must go on when the table fills (each pass starts afresh, and solved nodes
+/// live on in the settled table) and find the published win, which replays.
 #[test]
 fn long_vct_outlasts_a_full_proof_table() {
     let Some(cases) = load_cases() else { return };

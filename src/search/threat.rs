@@ -79,6 +79,8 @@ pub struct ThreatSolver<'a> {
     /// Move lists of VCT nodes already expanded, by node key: proof-number search
     /// re-enters a node many times, and generating its moves is most of a visit's cost.
     move_lists: KeyMap<vct::MoveList>,
+    /// Budgets VCT positions were won or held with, whatever the path and pass.
+    settled: KeyMap<vct::Settled>,
 }
 
 /// A cell and what the side to move would make there.
@@ -105,6 +107,7 @@ impl<'a> ThreatSolver<'a> {
             proof: KeyMap::default(),
             root_depth: 0,
             move_lists: KeyMap::default(),
+            settled: KeyMap::default(),
         }
     }
 
@@ -466,7 +469,7 @@ impl<'a> ThreatSolver<'a> {
 }
 
 /// Most entries in the VCF failure table (about 12 bytes each).
-const FAILED_CAP: usize = 1 << 19;
+const FAILED_CAP: usize = 1 << 18;
 
 /// Most fours in the VCF that makes a quiet move a threat inside the VCT.
 const QUIET_THREAT_FOURS: u32 = 8;

@@ -6,7 +6,10 @@
 //! follows the most proving node, so it runs deep along forcing lines (a four has one
 //! reply) and only widens where the numbers say so. The numbers live in a table keyed by
 //! position, the attacker moves left and the threats left, which also merges
-//! transpositions.
+//! transpositions. A second table keeps, for each position solved, the smallest budget
+//! (moves, threats, quiet moves) it was won with and the largest it was held with: a
+//! position met again with more to spend is won, with less held, without a search, also
+//! across the passes below.
 //!
 //! The search runs again with one more non-four threat allowed each time (a line's threes
 //! multiply the tree; its fours do not), and a node with no threat left is settled by the
@@ -27,8 +30,9 @@ use std::rc::Rc;
 /// "Infinite" proof or disproof number.
 const INF: u32 = 1 << 30;
 
-/// Most entries in the proof table before it is pruned to its solved entries (about
-/// 16 bytes each: the table stays within the engine's memory reserve).
+/// Most entries in the proof table before it is emptied (about 16 bytes each: the table
+/// stays within the engine's memory reserve; its solved entries live on in the settled
+/// table).
 const TABLE_CAP: usize = 1 << 18;
 
 /// Proof and disproof numbers of a node.
@@ -79,7 +83,7 @@ enum Kind {
 
 impl Kind {
     /// Threats (non-four moves) left after this move, from `threats`.
-    fn threats_left(self, threats: u32) -> u32 {
+    fn threats_left(self, threats: u8) -> u8 {
         match self {
             Kind::Four | Kind::Block => threats,
             Kind::Three | Kind::Quiet => threats - 1,
@@ -124,14 +128,72 @@ enum Defences {
     },
 }
 
-/// Table key of a node: the position, who is to move and the attacker moves left.
-fn node_key(hash: u64, depth: u32, threats: u32, attacker_to_move: bool) -> u64 {
-    let side = if attacker_to_move {
-        0x5654_4354_4f52_u64
-    } else {
-        0x5654_4354_414e_u64
-    };
-    hash ^ side ^ u64::from((threats << 8) + depth + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+/// What a node may still spend: attacker moves, non-four threats, and attacker moves
+/// that may still be quiet. More of each never loses a win: every move list grows with
+/// them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Budget {
+    depth: u8,
+    threats: u8,
+    quiet: u8,
+}
+
+impl Budget {
+    /// True when a node with this budget can do all that one with `other` can: a win
+    /// proved with `other` stands here, and a hold proved here stands with `other`.
+    fn covers(self, other: Budget) -> bool {
+        self.depth >= other.depth && self.threats >= other.threats && self.quiet >= other.quiet
+    }
+
+    /// The budget left after an attacker move of this kind.
+    fn after(self, kind: Kind) -> Budget {
+        Budget {
+            depth: self.depth - 1,
+            threats: kind.threats_left(self.threats),
+            quiet: self.quiet.saturating_sub(1),
+        }
+    }
+}
+
+/// The smallest budget a position is known won with and the largest it is known held
+/// with, whatever the path to it: a transposition with more to spend reuses the win
+/// (also from an earlier pass of the search), one with less the hold.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Settled {
+    won: Option<Budget>,
+    held: Option<Budget>,
+}
+
+/// Most positions in the settled table before it drops its holds (8 bytes an entry
+/// besides the key).
+const SETTLED_CAP: usize = 1 << 18;
+
+/// A node: its key in the proof table (position, side to move and budget), the key of
+/// its position alone in the settled table, and its budget.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    key: u64,
+    position: u64,
+    budget: Budget,
+}
+
+impl Node {
+    fn new(hash: u64, budget: Budget, attacker_to_move: bool) -> Node {
+        let position = hash
+            ^ if attacker_to_move {
+                0x5654_4354_4f52_u64
+            } else {
+                0x5654_4354_414e_u64
+            };
+        let b = u64::from(budget.depth)
+            | u64::from(budget.threats) << 8
+            | u64::from(budget.quiet) << 16;
+        Node {
+            key: position ^ (b + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            position,
+            budget,
+        }
+    }
 }
 
 /// The child threshold on the number being minimised: up to twice the runner-up's value
@@ -199,6 +261,7 @@ impl ThreatSolver<'_> {
     pub fn vct(&mut self) -> Option<Vec<Pos>> {
         self.aborted = false;
         self.failed.clear();
+        self.settled.clear();
         if let Some(&five) = self.fives(self.attacker).first() {
             return Some(vec![five]);
         }
@@ -206,7 +269,7 @@ impl ThreatSolver<'_> {
         // Deepen over the threats (non-four moves) allowed in a line: fours cost little (one
         // reply each) while every three multiplies the tree, so wins with few threes are
         // found long before a search with no such bound would find them.
-        let max_depth = self.limits.max_attacker_moves;
+        let max_depth = self.limits.max_attacker_moves.min(u32::from(u8::MAX));
         for threats in 1..=max_depth {
             // Short lines first: a pass with few threats also gets fewer moves (the defender's
             // delaying fours make deep trees costly long before they find anything).
@@ -214,41 +277,91 @@ impl ThreatSolver<'_> {
                 .saturating_add(MOVES_PER_THREAT * (threats - 1))
                 .min(max_depth);
             self.root_depth = depth;
-            // A pass's nodes are keyed by the threats left, so the last pass's entries
-            // are seldom met again (the quintet boards take as many nodes either way):
-            // drop them, and a long search fills the table far later.
+            let budget = Budget {
+                depth: depth as u8,
+                threats: threats as u8,
+                quiet: QUIET_MOVES_AFTER_ROOT as u8 + 1,
+            };
+            // A pass's nodes are keyed by their budget, so the last pass's numbers are
+            // seldom met again: drop them (its wins and holds stay in the settled table).
             self.proof.clear();
             self.move_lists.clear();
-            let root = self.attack_node(depth, threats, &their_fives, UNBOUNDED);
+            let root = self.attack_node(budget, &their_fives, UNBOUNDED);
             if self.aborted {
                 return None;
             }
             if root.pn == 0 {
-                return self.attack_line(depth, threats, &their_fives);
+                return self.attack_line(budget, &their_fives);
             }
         }
         None
     }
 
-    fn remembered(&self, key: u64, unknown: Numbers) -> Numbers {
-        self.proof.get(&key).copied().unwrap_or(unknown)
-    }
-
-    fn remember(&mut self, key: u64, numbers: Numbers) -> Numbers {
-        if self.proof.len() >= TABLE_CAP {
-            // Keep what is solved; if that alone fills half the table, keep the proofs
-            // only (a disproof forgotten costs a search again, a proof forgotten could
-            // cost the line), and give up only if even they fill it.
-            self.proof.retain(|_, n| n.solved());
-            if self.proof.len() >= TABLE_CAP / 2 {
-                self.proof.retain(|_, n| n.pn == 0);
-                if self.proof.len() >= TABLE_CAP / 2 {
-                    self.aborted = true;
-                }
+    /// A node's numbers: from the proof table, else from a win or hold of its position
+    /// under a budget this one covers or is covered by, else `unknown`.
+    fn numbers(&self, node: &Node, unknown: Numbers) -> Numbers {
+        let exact = self.proof.get(&node.key).copied();
+        if exact.is_some_and(Numbers::solved) {
+            return exact.unwrap_or(unknown);
+        }
+        if let Some(s) = self.settled.get(&node.position) {
+            if s.won.is_some_and(|b| node.budget.covers(b)) {
+                return PROVED;
+            }
+            if s.held.is_some_and(|b| b.covers(node.budget)) {
+                return DISPROVED;
             }
         }
-        self.proof.insert(key, numbers);
+        exact.unwrap_or(unknown)
+    }
+
+    /// The budget a node's win was proved with (its own, or a smaller one of its
+    /// position), if it was.
+    fn won_with(&self, node: &Node) -> Option<Budget> {
+        if self.proof.get(&node.key).is_some_and(|n| n.pn == 0) {
+            return Some(node.budget);
+        }
+        let won = self.settled.get(&node.position)?.won?;
+        node.budget.covers(won).then_some(won)
+    }
+
+    fn remember(&mut self, node: &Node, numbers: Numbers) -> Numbers {
+        if self.proof.len() >= TABLE_CAP {
+            // Solved nodes are in the settled table too: only unsolved numbers are lost.
+            self.proof.clear();
+        }
+        // Solved nodes stay here as well: the exact entry answers for this budget even
+        // when the settled table later drops its holds.
+        self.proof.insert(node.key, numbers);
+        if numbers.solved() {
+            self.settle(node, numbers.pn == 0);
+        }
         numbers
+    }
+
+    /// Record a solved node's budget with its position. A win's budget is only ever
+    /// lowered and a hold's raised, so a node once answered by the table stays answered.
+    fn settle(&mut self, node: &Node, won: bool) {
+        if self.settled.len() >= SETTLED_CAP && !self.settled.contains_key(&node.position) {
+            // A hold forgotten costs a search again; a win forgotten could cost the line.
+            self.settled.retain(|_, s| s.won.is_some());
+            for s in self.settled.values_mut() {
+                s.held = None;
+            }
+            if self.settled.len() >= SETTLED_CAP / 2 {
+                self.aborted = true;
+                return;
+            }
+        }
+        let b = node.budget;
+        let s = self.settled.entry(node.position).or_default();
+        if won {
+            if s.won.is_none_or(|old| old.covers(b)) {
+                s.won = Some(b);
+            }
+        } else if s.held.is_none_or(|old| b.covers(old)) {
+            s.held = Some(b);
+        }
     }
 
     /// Keep a node's move list for its next visit.
@@ -259,115 +372,106 @@ impl ThreatSolver<'_> {
         self.move_lists.insert(key, moves);
     }
 
-    /// Attacker to move with `depth` moves left, facing the defender's fives `their_fives`.
-    fn attack_node(
-        &mut self,
-        depth: u32,
-        threats: u32,
-        their_fives: &[Pos],
-        limit: Numbers,
-    ) -> Numbers {
-        let key = node_key(self.board.hash(), depth, threats, true);
+    /// Attacker to move with `budget` left, facing the defender's fives `their_fives`.
+    fn attack_node(&mut self, budget: Budget, their_fives: &[Pos], limit: Numbers) -> Numbers {
+        let node = Node::new(self.board.hash(), budget, true);
         if self.tick() {
-            return self.remembered(key, UNKNOWN);
+            return self.numbers(&node, UNKNOWN);
         }
-        if threats == 0 && their_fives.is_empty() {
+        if budget.threats == 0 && their_fives.is_empty() {
             // Only fours are left: the VCF search (depth-first with its failure table)
             // settles such nodes far faster than proof numbers over the same tree.
-            let won = self.vcf_attack(depth, their_fives).is_some();
+            let won = self.vcf_attack(budget.depth.into(), their_fives).is_some();
             if self.aborted {
                 return UNKNOWN;
             }
-            return self.remember(key, if won { PROVED } else { DISPROVED });
+            return self.remember(&node, if won { PROVED } else { DISPROVED });
         }
-        let moves = match self.move_lists.get(&key) {
+        let moves = match self.move_lists.get(&node.key) {
             Some(MoveList::Attack(moves)) => moves.clone(),
             _ => {
-                let moves: Rc<[AttackMove]> = self.attack_moves(depth, threats, their_fives).into();
+                let moves: Rc<[AttackMove]> = self.attack_moves(budget, their_fives).into();
                 if moves.is_empty() {
-                    return self.remember(key, DISPROVED);
+                    return self.remember(&node, DISPROVED);
                 }
-                self.keep_moves(key, MoveList::Attack(moves.clone()));
+                self.keep_moves(node.key, MoveList::Attack(moves.clone()));
                 moves
             }
         };
         let a = self.attacker;
         let hash = self.board.hash();
-        let keys: Vec<u64> = moves
+        let children: Vec<Node> = moves
             .iter()
-            .map(|m| {
-                let left = m.kind.threats_left(threats);
-                node_key(hash ^ zobrist_stone(a, m.pos), depth - 1, left, false)
-            })
+            .map(|m| Node::new(hash ^ zobrist_stone(a, m.pos), budget.after(m.kind), false))
             .collect();
         loop {
-            let children = moves
+            // Every child from the tables on every visit: the search below one child
+            // often settles another by transposition.
+            let numbers = moves
                 .iter()
-                .zip(&keys)
-                .map(|(m, &k)| self.remembered(k, m.kind.initial()));
+                .zip(&children)
+                .map(|(m, child)| self.numbers(child, m.kind.initial()));
             // The attacker needs one winning move: the smallest proof number.
-            let c = Choice::of(children, |n| n.pn, |n| n.dn);
+            let c = Choice::of(numbers, |n| n.pn, |n| n.dn);
             let here = Numbers {
                 pn: c.numbers.pn,
                 dn: c.sum,
             };
             if here.pn >= limit.pn || here.dn >= limit.dn || self.aborted {
-                return self.remember(key, here);
+                return self.remember(&node, here);
             }
             let child_limit = Numbers {
                 pn: sibling_limit(limit.pn, c.second),
                 dn: sum_limit(limit.dn, c.sum, c.numbers.dn),
             };
-            let best = c.best;
-            let pos = moves[best].pos;
-            let left = moves[best].kind.threats_left(threats);
+            let pos = moves[c.best].pos;
             self.play(pos, a);
-            self.defence_node(depth - 1, left, pos, child_limit);
+            self.defence_node(children[c.best].budget, pos, child_limit);
             self.undo(pos);
         }
     }
 
-    /// Defender to move after the attacker's move at `last`, with `depth` attacker moves
-    /// left after this.
-    fn defence_node(&mut self, depth: u32, threats: u32, last: Pos, limit: Numbers) -> Numbers {
-        let key = node_key(self.board.hash(), depth, threats, false);
+    /// Defender to move after the attacker's move at `last`, with `budget` left to the
+    /// attacker after it.
+    fn defence_node(&mut self, budget: Budget, last: Pos, limit: Numbers) -> Numbers {
+        let node = Node::new(self.board.hash(), budget, false);
         if self.tick() {
-            return self.remembered(key, UNKNOWN);
+            return self.numbers(&node, UNKNOWN);
         }
-        let replies = match self.move_lists.get(&key) {
+        let replies = match self.move_lists.get(&node.key) {
             Some(MoveList::Defence(replies)) => replies.clone(),
             _ => {
-                let replies: Rc<[Pos]> = match self.defences(depth, last) {
-                    Defences::Lost(_) => return self.remember(key, PROVED),
-                    Defences::NoThreat => return self.remember(key, DISPROVED),
+                let replies: Rc<[Pos]> = match self.defences(budget.depth.into(), last) {
+                    Defences::Lost(_) => return self.remember(&node, PROVED),
+                    Defences::NoThreat => return self.remember(&node, DISPROVED),
                     Defences::Replies { replies, refuted } => {
                         if replies.is_empty() {
                             let n = if refuted.is_some() { PROVED } else { DISPROVED };
-                            return self.remember(key, n);
+                            return self.remember(&node, n);
                         }
                         replies.into()
                     }
                 };
-                self.keep_moves(key, MoveList::Defence(replies.clone()));
+                self.keep_moves(node.key, MoveList::Defence(replies.clone()));
                 replies
             }
         };
         let d = self.attacker.opponent();
         let hash = self.board.hash();
-        let keys: Vec<u64> = replies
+        let children: Vec<Node> = replies
             .iter()
-            .map(|&q| node_key(hash ^ zobrist_stone(d, q), depth, threats, true))
+            .map(|&q| Node::new(hash ^ zobrist_stone(d, q), budget, true))
             .collect();
         loop {
-            let children = keys.iter().map(|&k| self.remembered(k, UNKNOWN));
+            let numbers = children.iter().map(|child| self.numbers(child, UNKNOWN));
             // The defender needs one holding reply: the smallest disproof number.
-            let c = Choice::of(children, |n| n.dn, |n| n.pn);
+            let c = Choice::of(numbers, |n| n.dn, |n| n.pn);
             let here = Numbers {
                 pn: c.sum,
                 dn: c.numbers.dn,
             };
             if here.pn >= limit.pn || here.dn >= limit.dn || self.aborted {
-                return self.remember(key, here);
+                return self.remember(&node, here);
             }
             let child_limit = Numbers {
                 pn: sum_limit(limit.pn, c.sum, c.numbers.pn),
@@ -376,25 +480,24 @@ impl ThreatSolver<'_> {
             let q = replies[c.best];
             self.play(q, d);
             let their_fives = self.fives_through(q, d);
-            self.attack_node(depth, threats, &their_fives, child_limit);
+            self.attack_node(budget, &their_fives, child_limit);
             self.undo(q);
         }
     }
 
-    /// The winning line from a proved attacker node: the first proved move, then the line
-    /// below it.
-    fn attack_line(&mut self, depth: u32, threats: u32, their_fives: &[Pos]) -> Option<Vec<Pos>> {
-        if threats == 0 && their_fives.is_empty() {
-            return self.vcf_attack(depth, their_fives);
+    /// The winning line from an attacker node won with `budget`: the first move proved
+    /// to win, then the line below it.
+    fn attack_line(&mut self, budget: Budget, their_fives: &[Pos]) -> Option<Vec<Pos>> {
+        if budget.threats == 0 && their_fives.is_empty() {
+            return self.vcf_attack(budget.depth.into(), their_fives);
         }
         let a = self.attacker;
         let hash = self.board.hash();
-        for m in self.attack_moves(depth, threats, their_fives) {
-            let left = m.kind.threats_left(threats);
-            let key = node_key(hash ^ zobrist_stone(a, m.pos), depth - 1, left, false);
-            if self.proof.get(&key).is_some_and(|n| n.pn == 0) {
+        for m in self.attack_moves(budget, their_fives) {
+            let child = Node::new(hash ^ zobrist_stone(a, m.pos), budget.after(m.kind), false);
+            if let Some(won) = self.won_with(&child) {
                 self.play(m.pos, a);
-                let rest = self.defence_line(depth - 1, left, m.pos);
+                let rest = self.defence_line(won, m.pos);
                 self.undo(m.pos);
                 let mut line = vec![m.pos];
                 line.extend(rest?);
@@ -404,9 +507,10 @@ impl ThreatSolver<'_> {
         None
     }
 
-    /// The winning line from a proved defender node, following its first defence.
-    fn defence_line(&mut self, depth: u32, threats: u32, last: Pos) -> Option<Vec<Pos>> {
-        match self.defences(depth, last) {
+    /// The winning line from a defender node won with `budget`, following its first
+    /// defence.
+    fn defence_line(&mut self, budget: Budget, last: Pos) -> Option<Vec<Pos>> {
+        match self.defences(budget.depth.into(), last) {
             Defences::Lost(line) => Some(line),
             Defences::NoThreat => None,
             Defences::Replies { replies, refuted } => match replies.first() {
@@ -414,7 +518,10 @@ impl ThreatSolver<'_> {
                     let d = self.attacker.opponent();
                     self.play(q, d);
                     let their_fives = self.fives_through(q, d);
-                    let rest = self.attack_line(depth, threats, &their_fives);
+                    let child = Node::new(self.board.hash(), budget, true);
+                    let rest = self
+                        .won_with(&child)
+                        .and_then(|won| self.attack_line(won, &their_fives));
                     self.undo(q);
                     let mut line = vec![q];
                     line.extend(rest?);
@@ -429,19 +536,21 @@ impl ThreatSolver<'_> {
         }
     }
 
-    /// The attacker's moves with `depth` moves left, facing the defender's fives
+    /// The attacker's moves with `budget` left, facing the defender's fives
     /// `their_fives`: fours, threes and (with room for a follow-up) quiet moves that may
     /// threaten a VCF, strongest first; against a five only its block. Empty when the
     /// attacker has no move left or cannot stop the defender's fives.
-    fn attack_moves(&mut self, depth: u32, threats: u32, their_fives: &[Pos]) -> Vec<AttackMove> {
+    fn attack_moves(&mut self, budget: Budget, their_fives: &[Pos]) -> Vec<AttackMove> {
         let a = self.attacker;
+        let depth = u32::from(budget.depth);
+        let threats = budget.threats;
         if depth == 0 || their_fives.len() >= 2 {
             return Vec::new();
         }
         // Quiet moves only among the first attacker moves: deeper they cost far more than
         // they find. At the root any move that builds on a line may be one (a fukumi's
         // first move can be as quiet as a lone two).
-        let quiet = depth >= 2 && threats >= 1 && depth + QUIET_MOVES_AFTER_ROOT >= self.root_depth;
+        let quiet = depth >= 2 && threats >= 1 && budget.quiet >= 1;
         let root = depth == self.root_depth;
         let min_own = if quiet {
             1
