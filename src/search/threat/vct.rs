@@ -716,3 +716,83 @@ impl ThreatSolver<'_> {
         Defences::Replies { replies, refuted }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Color};
+    use crate::rules::Rule;
+    use crate::search::threat::ThreatLimits;
+
+    fn budget(depth: u8, threats: u8, quiet: u8) -> Budget {
+        Budget {
+            depth,
+            threats,
+            quiet,
+        }
+    }
+
+    #[test]
+    fn budgets_cover_smaller_ones_and_moves_spend_them() {
+        let b = budget(12, 3, 2);
+        assert!(b.covers(b));
+        assert!(b.covers(budget(11, 3, 2)));
+        assert!(b.covers(budget(12, 2, 0)));
+        assert!(
+            !b.covers(budget(13, 1, 0)),
+            "more moves left is not covered"
+        );
+        assert!(
+            !b.covers(budget(10, 4, 0)),
+            "more threats left is not covered"
+        );
+        assert!(
+            !budget(12, 3, 0).covers(b),
+            "more quiet moves left is not covered"
+        );
+        // Fours and forced blocks spend a move only; threes and quiet moves a threat too.
+        assert_eq!(b.after(Kind::Four), budget(11, 3, 1));
+        assert_eq!(b.after(Kind::Block), budget(11, 3, 1));
+        assert_eq!(b.after(Kind::Three), budget(11, 2, 1));
+        assert_eq!(budget(5, 1, 0).after(Kind::Quiet), budget(4, 0, 0));
+    }
+
+    #[test]
+    fn settled_positions_answer_for_covering_and_covered_budgets() {
+        let board = Board::new(15, 15).unwrap();
+        let limits = ThreatLimits {
+            max_attacker_moves: 16,
+            max_nodes: u64::MAX,
+        };
+        let mut s = ThreatSolver::new(&board, Rule::Freestyle, Color::Black, limits);
+        let hash = 0x1234_5678_9abc_def0;
+        let node = |b: Budget| Node::new(hash, b, true);
+
+        // A win with (10, 2, 1): every budget with at least as much of each is won.
+        s.remember(&node(budget(10, 2, 1)), PROVED);
+        assert_eq!(s.numbers(&node(budget(14, 3, 1)), UNKNOWN), PROVED);
+        assert_eq!(s.numbers(&node(budget(9, 2, 1)), UNKNOWN), UNKNOWN);
+        assert_eq!(s.numbers(&node(budget(14, 1, 1)), UNKNOWN), UNKNOWN);
+        assert_eq!(s.won_with(&node(budget(14, 3, 2))), Some(budget(10, 2, 1)));
+        // A later win with a larger budget does not replace the smaller one.
+        s.remember(&node(budget(12, 2, 1)), PROVED);
+        assert_eq!(s.won_with(&node(budget(11, 2, 1))), Some(budget(10, 2, 1)));
+        // Nor does emptying the proof table lose it.
+        s.proof.clear();
+        assert_eq!(s.numbers(&node(budget(10, 2, 1)), UNKNOWN), PROVED);
+
+        // The other side to move is another node.
+        let defender = Node::new(hash, budget(14, 3, 1), false);
+        assert_eq!(s.numbers(&defender, UNKNOWN), UNKNOWN);
+
+        // A hold with (8, 4, 2): every budget with at most as much of each is held.
+        let other = |b: Budget| Node::new(hash ^ 1, b, true);
+        s.remember(&other(budget(8, 4, 2)), DISPROVED);
+        assert_eq!(s.numbers(&other(budget(6, 1, 0)), UNKNOWN), DISPROVED);
+        assert_eq!(s.numbers(&other(budget(9, 1, 0)), UNKNOWN), UNKNOWN);
+        // A later hold with a smaller budget does not replace the larger one.
+        s.remember(&other(budget(7, 4, 2)), DISPROVED);
+        s.proof.clear();
+        assert_eq!(s.numbers(&other(budget(8, 4, 2)), UNKNOWN), DISPROVED);
+    }
+}
