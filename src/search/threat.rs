@@ -81,6 +81,9 @@ pub struct ThreatSolver<'a> {
     move_lists: KeyMap<vct::MoveList>,
     /// Budgets VCT positions were won or held with, whatever the path and pass.
     settled: KeyMap<vct::Settled>,
+    /// Proof-table keys of the current VCT pass's wins the settled table does not answer
+    /// for: kept when the proof table is emptied.
+    loose_wins: Vec<u64>,
 }
 
 /// A cell and what the side to move would make there.
@@ -108,6 +111,7 @@ impl<'a> ThreatSolver<'a> {
             root_depth: 0,
             move_lists: KeyMap::default(),
             settled: KeyMap::default(),
+            loose_wins: Vec::new(),
         }
     }
 

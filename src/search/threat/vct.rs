@@ -285,6 +285,7 @@ impl ThreatSolver<'_> {
             // A pass's nodes are keyed by their budget, so the last pass's numbers are
             // seldom met again: drop them (its wins and holds stay in the settled table).
             self.proof.clear();
+            self.loose_wins.clear();
             self.move_lists.clear();
             let root = self.attack_node(budget, &their_fives, UNBOUNDED);
             if self.aborted {
@@ -327,30 +328,39 @@ impl ThreatSolver<'_> {
 
     fn remember(&mut self, node: &Node, numbers: Numbers) -> Numbers {
         if self.proof.len() >= TABLE_CAP {
-            // Solved nodes are in the settled table too: only unsolved numbers are lost.
+            // The settled table answers for the solved nodes but the loose wins (see
+            // `settle`), which the line is read back from: keep those.
             self.proof.clear();
+            for &key in &self.loose_wins {
+                self.proof.insert(key, PROVED);
+            }
         }
         // Solved nodes stay here as well: the exact entry answers for this budget even
         // when the settled table later drops its holds.
         self.proof.insert(node.key, numbers);
-        if numbers.solved() {
-            self.settle(node, numbers.pn == 0);
+        if numbers.solved() && !self.settle(node, numbers.pn == 0) && numbers.pn == 0 {
+            self.loose_wins.push(node.key);
+            if self.loose_wins.len() >= TABLE_CAP / 2 {
+                self.aborted = true;
+            }
         }
         numbers
     }
 
     /// Record a solved node's budget with its position. A win's budget is only ever
     /// lowered and a hold's raised, so a node once answered by the table stays answered.
-    fn settle(&mut self, node: &Node, won: bool) {
+    /// False when the table does not answer for this node: a win (a hold) whose budget is
+    /// neither larger nor smaller than the one kept (a loose win), or a full table.
+    fn settle(&mut self, node: &Node, won: bool) -> bool {
         if self.settled.len() >= SETTLED_CAP && !self.settled.contains_key(&node.position) {
             // A hold forgotten costs a search again; a win forgotten could cost the line.
-            self.settled.retain(|_, s| s.won.is_some());
-            for s in self.settled.values_mut() {
+            self.settled.retain(|_, s| {
                 s.held = None;
-            }
+                s.won.is_some()
+            });
             if self.settled.len() >= SETTLED_CAP / 2 {
                 self.aborted = true;
-                return;
+                return false;
             }
         }
         let b = node.budget;
@@ -359,8 +369,12 @@ impl ThreatSolver<'_> {
             if s.won.is_none_or(|old| old.covers(b)) {
                 s.won = Some(b);
             }
-        } else if s.held.is_none_or(|old| b.covers(old)) {
-            s.held = Some(b);
+            s.won.is_some_and(|w| b.covers(w))
+        } else {
+            if s.held.is_none_or(|old| b.covers(old)) {
+                s.held = Some(b);
+            }
+            s.held.is_some_and(|h| h.covers(b))
         }
     }
 
@@ -780,6 +794,18 @@ mod tests {
         // Nor does emptying the proof table lose it.
         s.proof.clear();
         assert_eq!(s.numbers(&node(budget(10, 2, 1)), UNKNOWN), PROVED);
+
+        // A win under a budget neither smaller nor larger than the kept one is loose: the
+        // settled table does not answer for it, and it outlives the proof table filling.
+        let loose = node(budget(8, 4, 1));
+        s.remember(&loose, PROVED);
+        assert_eq!(s.won_with(&loose), Some(budget(8, 4, 1)));
+        for i in 0..TABLE_CAP as u64 {
+            s.remember(&Node::new(i, budget(3, 1, 0), false), UNKNOWN);
+        }
+        assert!(s.proof.len() < TABLE_CAP, "the proof table was emptied");
+        assert_eq!(s.won_with(&loose), Some(budget(8, 4, 1)));
+        assert!(!s.aborted);
 
         // The other side to move is another node.
         let defender = Node::new(hash, budget(14, 3, 1), false);
