@@ -231,6 +231,18 @@ pub fn forbidden_points(board: &Board) -> Vec<(Pos, Foul)> {
         .collect()
 }
 
+/// A cheap necessary condition for an overline of Black at the empty square `pos`: five
+/// other black stones within five squares on one line. Pattern counts cannot tell an
+/// overline (the line holds no four or three for Black), so callers that prefilter fouls
+/// by patterns must also ask this.
+pub fn may_be_overline(board: &Board, pos: Pos) -> bool {
+    Direction::ALL.iter().any(|&dir| {
+        let r = board.line_ref(pos, dir);
+        let black = board.line_stones(Color::Black, dir, r.line);
+        (black & window_mask(r.bit, 5)).count_ones() >= 5
+    })
+}
+
 /// A cheap necessary condition for a foul: an overline needs five other black stones within
 /// five squares on one line; a four through `pos` needs three other black stones in a
 /// five-square window through it with no white stone, blocked square or edge inside, a
@@ -239,12 +251,12 @@ pub fn forbidden_points(board: &Board) -> Vec<(Pos, Foul)> {
 /// or a four, or one line with a double four, or an overline.
 fn may_be_foul(board: &Board, pos: Pos) -> bool {
     let mut busy_lines = 0;
+    if may_be_overline(board, pos) {
+        return true;
+    }
     for dir in Direction::ALL {
         let r = board.line_ref(pos, dir);
         let black = board.line_stones(Color::Black, dir, r.line);
-        if (black & window_mask(r.bit, 5)).count_ones() >= 5 {
-            return true;
-        }
         let empty = board.line_empty(dir, r.line);
         // Clean five-square windows through `pos` holding three (two) other black stones.
         let in_window = |min| window_cells(black, empty, min) & (1 << r.bit) != 0;

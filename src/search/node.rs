@@ -143,11 +143,7 @@ pub fn analyse(
             let my_threat = mine.threat();
             let mut their_threat = theirs.threat();
             // Renju: Black's shapes that may be fouls are checked exactly.
-            if me_fouls
-                && my_threat != Threat::Five
-                && mine.may_be_foul_or_overline()
-                && rules::renju_foul(board, pos).is_some()
-            {
+            if me_fouls && my_threat != Threat::Five && black_foul(board, pos, &mine) {
                 // A forbidden square is no move for us, but still a square the opponent
                 // may want.
                 if their_threat >= Threat::Four {
@@ -162,10 +158,8 @@ pub fn analyse(
                 continue;
             }
             // A square forbidden for the opponent is worth nothing to them.
-            let their_forbidden = opp_fouls
-                && their_threat != Threat::Five
-                && theirs.may_be_foul_or_overline()
-                && rules::renju_foul(board, pos).is_some();
+            let their_forbidden =
+                opp_fouls && their_threat != Threat::Five && black_foul(board, pos, &theirs);
             if their_forbidden {
                 their_threat = Threat::None;
             }
@@ -225,13 +219,13 @@ pub fn analyse(
     out.eval = eval.clamp(-9_000, 9_000);
 }
 
-impl PatternCounts {
-    /// True when a renju foul is possible here: several fours/threes, or a five-ish line
-    /// that might be an overline.
-    #[inline]
-    pub fn may_be_foul_or_overline(&self) -> bool {
-        self.may_be_foul() || self.b4 + self.f4 > 0
-    }
+/// Is the empty square `pos`, where Black would make the patterns `black`, a renju foul?
+/// The patterns rule most squares out at once (a foul needs two threes or fours, or a
+/// four that may be a double four on its line), an overline by a count of stones; the
+/// rest get the exact check.
+pub fn black_foul(board: &mut Board, pos: Pos, black: &PatternCounts) -> bool {
+    (black.may_be_foul() || black.b4 + black.f4 > 0 || rules::may_be_overline(board, pos))
+        && rules::renju_foul(board, pos).is_some()
 }
 
 #[cfg(test)]
@@ -274,8 +268,98 @@ mod tests {
         assert!(a.my_five.is_none());
         assert_eq!(a.their_fives.len(), 2);
         assert!(a.my_open_four.is_some());
-        analyse(&mut b, Color::Black, Rule::Freestyle, &t, &mut a);
+        let freestyle = PatternTables::new(Rule::Freestyle);
+        analyse(&mut b, Color::Black, Rule::Freestyle, &freestyle, &mut a);
         assert!(a.my_five.is_some());
         assert!(a.their_open_four_moves);
+    }
+
+    #[test]
+    fn overline_squares_are_fouls_for_black_even_without_a_four() {
+        // Black at `*` would join XXX.XX into six (an overline) while making only an open
+        // three on the column: the patterns show no four and no double three there, yet the
+        // square is forbidden and must not be a move.
+        let text = "...............
+                    ...............
+                    ...............
+                    ...............
+                    ...............
+                    ..........O....
+                    ...........O...
+                    ...XXX.XX......
+                    ......X........
+                    ......X........
+                    ...........O...
+                    ...............
+                    ..........O....
+                    ...............
+                    ...............";
+        let mut b = Board::from_ascii(text).unwrap();
+        let square = Pos::new(6, 7);
+        let t = PatternTables::new(Rule::Renju);
+        let counts = PatternCounts::of(&t.patterns(&b, square, Color::Black));
+        assert_eq!(
+            counts.threat(),
+            Threat::Three,
+            "the premise: a lone three by patterns"
+        );
+        assert!(rules::renju_foul(&mut b, square).is_some());
+        assert!(black_foul(&mut b, square, &counts));
+        let mut a = NodeAnalysis::default();
+        analyse(&mut b, Color::Black, Rule::Renju, &t, &mut a);
+        let c = a.moves.iter().find(|m| m.pos == square).unwrap();
+        assert_eq!(c.score, i32::MIN, "the overline square is marked forbidden");
+        // Under freestyle the same square is a fine move (six wins there).
+        let freestyle = PatternTables::new(Rule::Freestyle);
+        analyse(&mut b, Color::Black, Rule::Freestyle, &freestyle, &mut a);
+        assert_eq!(a.my_five, Some(square));
+    }
+
+    #[test]
+    fn the_pattern_prefilter_never_hides_a_foul() {
+        // Dense random renju boards: on every empty square the prefiltered check agrees
+        // with the exact one.
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let t = PatternTables::new(Rule::Renju);
+        let mut fouls = 0;
+        for _ in 0..300 {
+            let mut b = Board::new(15, 15).unwrap();
+            // Black stones in a small area make fouls common.
+            for _ in 0..(20 + next() % 40) {
+                let x = 3 + (next() % 9) as usize;
+                let y = 3 + (next() % 9) as usize;
+                let color = if next() % 3 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let p = Pos::new(x, y);
+                if b.is_empty(p) {
+                    b.place(p, crate::board::Cell::Stone(color));
+                }
+            }
+            let empties: Vec<Pos> = b.empty_positions().collect();
+            for p in empties {
+                let counts = PatternCounts::of(&t.patterns(&b, p, Color::Black));
+                if counts.f5 > 0 {
+                    continue; // a five is never a foul; callers check it first
+                }
+                let exact = rules::renju_foul(&mut b, p).is_some();
+                assert_eq!(
+                    black_foul(&mut b, p, &counts),
+                    exact,
+                    "at {p:?}\n{}",
+                    b.to_ascii()
+                );
+                fouls += usize::from(exact);
+            }
+        }
+        assert!(fouls > 100, "the boards hold fouls of every kind ({fouls})");
     }
 }
