@@ -17,7 +17,7 @@
 //! The VCF is a depth-first search with a failure table; the VCT (module `vct`) is a
 //! proof-number search that uses the VCF for its fours-only nodes.
 
-use super::node::candidate_rows;
+use super::node::{black_foul, candidate_rows};
 use crate::board::{Board, Cell, Color, Direction, Pos, MAX_SIZE};
 use crate::pattern::{PatternCounts, PatternTables};
 use crate::rules::{self, Rule};
@@ -84,6 +84,11 @@ pub struct ThreatSolver<'a> {
     /// Proof-table keys of the current VCT pass's wins the settled table does not answer
     /// for: kept when the proof table is emptied.
     loose_wins: Vec<u64>,
+    /// Counts the times the VCT's tables lost entries (emptied or pruned): a node's loop
+    /// looks its children up again after one.
+    generation: u64,
+    /// The children's numbers of the VCT nodes on the current path, one slice a node.
+    child_numbers: Vec<vct::Numbers>,
 }
 
 /// A cell and what the side to move would make there.
@@ -112,6 +117,8 @@ impl<'a> ThreatSolver<'a> {
             move_lists: KeyMap::default(),
             settled: KeyMap::default(),
             loose_wins: Vec::new(),
+            generation: 0,
+            child_numbers: Vec::new(),
         }
     }
 
@@ -165,6 +172,19 @@ impl<'a> ThreatSolver<'a> {
     /// Is `pos` forbidden for `color`?
     fn forbidden(&mut self, pos: Pos, color: Color) -> bool {
         self.fouls(color) && rules::renju_foul(&mut self.board, pos).is_some()
+    }
+
+    /// Is the spot forbidden for `color`? Its patterns spare most exact checks.
+    fn spot_forbidden(&mut self, spot: &Spot, color: Color) -> bool {
+        self.fouls(color) && black_foul(&mut self.board, spot.pos, &spot.counts)
+    }
+
+    /// The empty square `pos` and what `color` would make there.
+    fn spot(&self, pos: Pos, color: Color) -> Option<Spot> {
+        self.board.is_empty(pos).then(|| Spot {
+            pos,
+            counts: PatternCounts::of(&self.tables.patterns(&self.board, pos, color)),
+        })
     }
 
     /// Cells near stones where `color` makes at least a pattern selected by `keep`. Only
@@ -338,17 +358,20 @@ impl<'a> ThreatSolver<'a> {
         if their_fives.len() >= 2 && !capping {
             return None;
         }
-        let mut fours = self.spots(a, 3, |c| c.f4 + c.b4 > 0);
-        if let (Some(&must), false) = (their_fives.first(), capping) {
-            fours.retain(|s| s.pos == must);
-        }
+        let is_four = |c: &PatternCounts| c.f4 + c.b4 > 0;
+        let mut fours: Vec<Spot> = match (their_fives.first(), capping) {
+            (Some(&must), false) => self
+                .spot(must, a)
+                .into_iter()
+                .filter(|s| is_four(&s.counts))
+                .collect(),
+            _ => self.spots(a, 3, is_four),
+        };
         // Open fours and double fours first, then by pattern strength; ties by square.
         fours.sort_by_key(|s| (std::cmp::Reverse(s.counts.threat()), s.pos));
         for spot in fours {
             let pos = spot.pos;
-            // Exact check (rules::renju_foul prefilters cheaply): the pattern counts miss
-            // fouls such as a double four on one line (`X.XXX.X`) or an overline.
-            if self.forbidden(pos, a) {
+            if self.spot_forbidden(&spot, a) {
                 continue;
             }
             self.play(pos, a);

@@ -23,7 +23,7 @@
 
 use super::{aligned_within, may_threaten_vcf, row_squares, ThreatSolver, QUIET_THREAT_FOURS};
 use crate::board::{zobrist_stone, Cell, Pos};
-use crate::pattern::Threat;
+use crate::pattern::{PatternCounts, Threat};
 use crate::search::node::candidate_rows;
 use std::rc::Rc;
 
@@ -331,6 +331,7 @@ impl ThreatSolver<'_> {
             // The settled table answers for the solved nodes but the loose wins (see
             // `settle`), which the line is read back from: keep those.
             self.proof.clear();
+            self.generation += 1;
             for &key in &self.loose_wins {
                 self.proof.insert(key, PROVED);
             }
@@ -358,6 +359,7 @@ impl ThreatSolver<'_> {
                 s.held = None;
                 s.won.is_some()
             });
+            self.generation += 1;
             if self.settled.len() >= SETTLED_CAP / 2 {
                 self.aborted = true;
                 return false;
@@ -418,20 +420,33 @@ impl ThreatSolver<'_> {
             .iter()
             .map(|m| Node::new(hash ^ zobrist_stone(a, m.pos), budget.after(m.kind), false))
             .collect();
+        // Every child from the tables on every visit: the search below another node often
+        // settles one by transposition. Within this loop only the child just searched can
+        // change (its subtree holds more stones than its siblings), unless a table was
+        // emptied: so the others are looked up again only then.
+        let look_up = |s: &Self, i: usize| s.numbers(&children[i], moves[i].kind.initial());
+        let base = self.child_numbers.len();
+        for i in 0..moves.len() {
+            let n = look_up(self, i);
+            self.child_numbers.push(n);
+        }
+        let mut generation = self.generation;
         loop {
-            // Every child from the tables on every visit: the search below one child
-            // often settles another by transposition.
-            let numbers = moves
-                .iter()
-                .zip(&children)
-                .map(|(m, child)| self.numbers(child, m.kind.initial()));
+            if generation != self.generation {
+                generation = self.generation;
+                for i in 0..moves.len() {
+                    self.child_numbers[base + i] = look_up(self, i);
+                }
+            }
+            let numbers = &self.child_numbers[base..];
             // The attacker needs one winning move: the smallest proof number.
-            let c = Choice::of(numbers, |n| n.pn, |n| n.dn);
+            let c = Choice::of(numbers.iter().copied(), |n| n.pn, |n| n.dn);
             let here = Numbers {
                 pn: c.numbers.pn,
                 dn: c.sum,
             };
             if here.pn >= limit.pn || here.dn >= limit.dn || self.aborted {
+                self.child_numbers.truncate(base);
                 return self.remember(&node, here);
             }
             let child_limit = Numbers {
@@ -442,6 +457,7 @@ impl ThreatSolver<'_> {
             self.play(pos, a);
             self.defence_node(children[c.best].budget, pos, child_limit);
             self.undo(pos);
+            self.child_numbers[base + c.best] = look_up(self, c.best);
         }
     }
 
@@ -476,15 +492,31 @@ impl ThreatSolver<'_> {
             .iter()
             .map(|&q| Node::new(hash ^ zobrist_stone(d, q), budget, true))
             .collect();
+        // As at the attacker's nodes: only the child searched changes, barring a table
+        // emptied.
+        let look_up = |s: &Self, i: usize| s.numbers(&children[i], UNKNOWN);
+        let base = self.child_numbers.len();
+        for i in 0..replies.len() {
+            let n = look_up(self, i);
+            self.child_numbers.push(n);
+        }
+        let mut generation = self.generation;
         loop {
-            let numbers = children.iter().map(|child| self.numbers(child, UNKNOWN));
+            if generation != self.generation {
+                generation = self.generation;
+                for i in 0..replies.len() {
+                    self.child_numbers[base + i] = look_up(self, i);
+                }
+            }
+            let numbers = &self.child_numbers[base..];
             // The defender needs one holding reply: the smallest disproof number.
-            let c = Choice::of(numbers, |n| n.dn, |n| n.pn);
+            let c = Choice::of(numbers.iter().copied(), |n| n.dn, |n| n.pn);
             let here = Numbers {
                 pn: c.sum,
                 dn: c.numbers.dn,
             };
             if here.pn >= limit.pn || here.dn >= limit.dn || self.aborted {
+                self.child_numbers.truncate(base);
                 return self.remember(&node, here);
             }
             let child_limit = Numbers {
@@ -496,6 +528,7 @@ impl ThreatSolver<'_> {
             let their_fives = self.fives_through(q, d);
             self.attack_node(budget, &their_fives, child_limit);
             self.undo(q);
+            self.child_numbers[base + c.best] = look_up(self, c.best);
         }
     }
 
@@ -573,13 +606,22 @@ impl ThreatSolver<'_> {
         } else {
             3
         };
-        let mut spots = self.spots(a, min_own, |c| {
+        let keep = |c: &PatternCounts| {
             c.f4 + c.b4 > 0
                 || (threats >= 1 && c.threat() >= Threat::Three)
                 || (quiet && (may_threaten_vcf(c) || (root && c.f2 + c.b3 >= 1)))
-        });
+        };
+        let mut spots = match their_fives.first() {
+            // Against a five only its square: look at that one alone (it lies next to
+            // the defender's stones, so `spots` would have looked at it too).
+            Some(&must) => self
+                .spot(must, a)
+                .into_iter()
+                .filter(|s| keep(&s.counts))
+                .collect(),
+            None => self.spots(a, min_own, keep),
+        };
         if let Some(&must) = their_fives.first() {
-            spots.retain(|s| s.pos == must);
             if spots.is_empty() {
                 // Forced to block with a non-threat: worth it only if a threat already
                 // made still stands afterwards (the defender node finds out).
@@ -606,9 +648,7 @@ impl ThreatSolver<'_> {
         });
         let mut moves = Vec::with_capacity(spots.len());
         for s in spots {
-            // Exact check (rules::renju_foul prefilters cheaply): the pattern counts miss
-            // fouls such as a double four on one line (`X.XXX.X`) or an overline.
-            if self.forbidden(s.pos, a) {
+            if self.spot_forbidden(&s, a) {
                 continue;
             }
             let kind = if s.counts.f4 + s.counts.b4 > 0 {
@@ -649,7 +689,7 @@ impl ThreatSolver<'_> {
         let mut open_four = false;
         for s in &attacker {
             let t = s.counts.threat();
-            if t >= Threat::FourThree && !self.forbidden(s.pos, a) {
+            if t >= Threat::FourThree && !self.spot_forbidden(s, a) {
                 open_four |= t >= Threat::OpenFour;
                 follow_ups.push(s.pos);
             }
