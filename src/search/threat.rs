@@ -575,6 +575,21 @@ pub fn line_neighbours(board: &Board, pos: Pos) -> arrayvec::ArrayVec<Pos, 32> {
     out
 }
 
+/// Empty squares up to `reach` cells from `pos` along its line in `dir`.
+fn line_squares_within(board: &Board, pos: Pos, dir: Direction, reach: u32) -> Vec<Pos> {
+    let r = board.line_ref(pos, dir);
+    let mut empty = board.line_empty(dir, r.line) & rules::window_mask(r.bit, reach);
+    let mut out = Vec::new();
+    while empty != 0 {
+        let bit = empty.trailing_zeros();
+        empty &= empty - 1;
+        if let Some(q) = board.pos_on_line(dir, r.line, bit as i32) {
+            out.push(q);
+        }
+    }
+    out
+}
+
 /// Empty squares up to `reach` cells from `pos` along its four lines.
 fn line_squares(board: &Board, pos: Pos, reach: isize) -> Vec<Pos> {
     let mut out = Vec::new();

@@ -17,13 +17,19 @@
 //!
 //! The moves are those of threat-space search: the attacker's fours, threes and quiet
 //! moves that threaten a VCF; the defender's blocks of a five, the squares that stop an
-//! open four or four-three on the follow-ups' lines, counter-fours, and against a quiet
-//! threat every square near the stones and the VCF line that does not leave the line
-//! working (those are refuted by the line itself, without a search).
+//! open four or four-three on the follow-ups' lines (and, for a four-three, those where a
+//! defender stone would turn its forced block into a four; a four-three whose block
+//! already makes one, or whose renju three has no legal open four, is no sure
+//! follow-up), counter-fours, and against a quiet threat every square near the stones
+//! and the VCF line that does not leave the line working (those are refuted by the line
+//! itself, without a search).
 
-use super::{aligned_within, may_threaten_vcf, row_squares, ThreatSolver, QUIET_THREAT_FOURS};
-use crate::board::{zobrist_stone, Cell, Pos};
-use crate::pattern::{PatternCounts, Threat};
+use super::{
+    aligned_within, line_neighbours, line_squares_within, may_threaten_vcf, row_squares,
+    ThreatSolver, QUIET_THREAT_FOURS,
+};
+use crate::board::{zobrist_stone, Cell, Direction, Pos};
+use crate::pattern::{Pattern, PatternCounts, Threat};
 use crate::search::node::candidate_rows;
 use std::rc::Rc;
 
@@ -686,10 +692,17 @@ impl ThreatSolver<'_> {
         // counter with fours. Only threats the attacker may legally play count.
         let attacker = self.spots(a, 2, |c| c.f4 + c.b4 > 0 || c.f3 > 0);
         let mut follow_ups: Vec<Pos> = Vec::new();
+        let mut extra: Vec<Pos> = Vec::new();
         let mut open_four = false;
         for s in &attacker {
             let t = s.counts.threat();
             if t >= Threat::FourThree && !self.spot_forbidden(s, a) {
+                if t < Threat::OpenFour {
+                    match self.four_three_defences(s.pos) {
+                        Some(squares) => extra.extend(squares),
+                        None => continue,
+                    }
+                }
                 open_four |= t >= Threat::OpenFour;
                 follow_ups.push(s.pos);
             }
@@ -711,6 +724,11 @@ impl ThreatSolver<'_> {
                 set.push(s.pos);
             }
         }
+        for q in extra {
+            if !set.contains(&q) {
+                set.push(q);
+            }
+        }
         set.sort();
         let mut replies = Vec::with_capacity(set.len());
         for q in set {
@@ -726,6 +744,53 @@ impl ThreatSolver<'_> {
             replies,
             refuted: None,
         }
+    }
+
+    /// What the attacker's four-three at `f` needs from the defender's reply besides its
+    /// own lines: `None` when it is no sure threat (the forced block of its four makes a
+    /// four for the defender, or, where the attacker has fouls, no legal open four follows
+    /// the block: a renju three whose four is forbidden is no three); else the squares
+    /// where one more defender stone would make that block a four (on the block's lines
+    /// where the defender has a three), which are defences too.
+    fn four_three_defences(&mut self, f: Pos) -> Option<Vec<Pos>> {
+        let a = self.attacker;
+        let d = a.opponent();
+        self.play(f, a);
+        let completions = self.fives_through(f, a);
+        let mut extra = Some(Vec::new());
+        if completions.is_empty() {
+            extra = None; // not a four after all (an overline completion)
+        } else {
+            for b in self.five_defences(&completions) {
+                let patterns = self.tables.patterns(&self.board, b, d);
+                if patterns.iter().any(|&p| p >= Pattern::B4) {
+                    extra = None;
+                    break;
+                }
+                if self.fouls(a) {
+                    self.play(b, d);
+                    let open_four = line_neighbours(&self.board, f).into_iter().any(|g| {
+                        self.spot(g, a).is_some_and(|s| {
+                            s.counts.threat() >= Threat::OpenFour && !self.spot_forbidden(&s, a)
+                        })
+                    });
+                    self.undo(b);
+                    if !open_four {
+                        extra = None;
+                        break;
+                    }
+                }
+                for (dir, &p) in Direction::ALL.iter().zip(&patterns) {
+                    if p >= Pattern::B3 {
+                        if let Some(squares) = extra.as_mut() {
+                            squares.extend(line_squares_within(&self.board, b, *dir, 4));
+                        }
+                    }
+                }
+            }
+        }
+        self.undo(f);
+        extra
     }
 
     /// After a quiet attacker move (no four, no three) the defender faces a threat only if
@@ -860,5 +925,51 @@ mod tests {
         s.remember(&other(budget(7, 4, 2)), DISPROVED);
         s.proof.clear();
         assert_eq!(s.numbers(&other(budget(8, 4, 2)), UNKNOWN), DISPROVED);
+    }
+
+    /// A freestyle board with Black's four-three at H8 (x 7, y 7): the four G..D8 closed
+    /// by White at D8's left, its block at I8 (x 8, y 7); the three down the H column.
+    /// `column_i` gives rows 8 to 11 of column I (x 8).
+    fn four_three_board(column_i: [char; 4]) -> Board {
+        let mut rows = vec!["...............".to_string(); 15];
+        rows[7] = "...OXXX........".to_string();
+        for (k, c) in column_i.iter().enumerate() {
+            let mut row: Vec<char> = rows[8 + k].chars().collect();
+            if k < 2 {
+                row[7] = 'X';
+            }
+            row[8] = *c;
+            rows[8 + k] = row.into_iter().collect();
+        }
+        Board::from_ascii(&rows.join("\n")).unwrap()
+    }
+
+    fn solver(board: &Board) -> ThreatSolver<'static> {
+        let limits = ThreatLimits {
+            max_attacker_moves: 16,
+            max_nodes: u64::MAX,
+        };
+        ThreatSolver::new(board, Rule::Freestyle, Color::Black, limits)
+    }
+
+    #[test]
+    fn a_four_three_whose_block_makes_a_four_is_no_sure_threat() {
+        let f = Pos::new(7, 7);
+        // Nothing of White's near the block: a sure threat with no further defences.
+        let board = four_three_board(['.', '.', '.', '.']);
+        assert_eq!(solver(&board).four_three_defences(f), Some(Vec::new()));
+        // White I9 I10 I11 (Black I12 closes them): blocking at I8 makes White a four, so
+        // the four-three is no threat a quiet reply must stop.
+        let board = four_three_board(['O', 'O', 'O', 'X']);
+        assert_eq!(solver(&board).four_three_defences(f), None);
+        // White I10 I11 only: one more White stone (at I9) would make the block a four,
+        // so that square is a defence too.
+        let board = four_three_board(['.', 'O', 'O', 'X']);
+        let extra = solver(&board).four_three_defences(f).unwrap();
+        assert!(extra.contains(&Pos::new(8, 8)), "{extra:?}");
+        assert!(
+            extra.iter().all(|q| q.x() == 8),
+            "only the block's column: {extra:?}"
+        );
     }
 }
