@@ -780,10 +780,23 @@ impl ThreatSolver<'_> {
                         break;
                     }
                 }
-                for (dir, &p) in Direction::ALL.iter().zip(&patterns) {
-                    if p >= Pattern::B3 {
-                        if let Some(squares) = extra.as_mut() {
-                            squares.extend(line_squares_within(&self.board, b, *dir, 4));
+                for (&dir, &p) in Direction::ALL.iter().zip(&patterns) {
+                    if p < Pattern::B3 {
+                        continue;
+                    }
+                    // A three there: the squares where one more defender stone makes the
+                    // block a four.
+                    for q in line_squares_within(&self.board, b, dir, 4) {
+                        if q == b {
+                            continue;
+                        }
+                        self.play(q, d);
+                        let four = self.tables.pattern(&self.board, b, d, dir) >= Pattern::B4;
+                        self.undo(q);
+                        if four {
+                            if let Some(squares) = extra.as_mut() {
+                                squares.push(q);
+                            }
                         }
                     }
                 }
