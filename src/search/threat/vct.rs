@@ -940,9 +940,9 @@ mod tests {
         assert_eq!(s.numbers(&other(budget(8, 4, 2)), UNKNOWN), DISPROVED);
     }
 
-    /// A freestyle board with Black's four-three at H8 (x 7, y 7): the four G..D8 closed
-    /// by White at D8's left, its block at I8 (x 8, y 7); the three down the H column.
-    /// `column_i` gives rows 8 to 11 of column I (x 8).
+    /// A freestyle board with Black's four-three at H8 (x 7, y 7): the four E8-H8 closed
+    /// by White at D8, its block at I8 (x 8, y 7); the three H8 H7 H6. `column_i` gives
+    /// I7, I6, I5 and I4 (x 8, y 8 to 11).
     fn four_three_board(column_i: [char; 4]) -> Board {
         let mut rows = vec!["...............".to_string(); 15];
         rows[7] = "...OXXX........".to_string();
@@ -971,12 +971,12 @@ mod tests {
         // Nothing of White's near the block: a sure threat with no further defences.
         let board = four_three_board(['.', '.', '.', '.']);
         assert_eq!(solver(&board).four_three_defences(f), Some(Vec::new()));
-        // White I9 I10 I11 (Black I12 closes them): blocking at I8 makes White a four, so
+        // White I7 I6 I5 (Black I4 closes them): blocking at I8 makes White a four, so
         // the four-three is no threat a quiet reply must stop.
         let board = four_three_board(['O', 'O', 'O', 'X']);
         assert_eq!(solver(&board).four_three_defences(f), None);
-        // White I10 I11 only: one more White stone (at I9) would make the block a four,
-        // so that square is a defence too.
+        // White I6 I5 only: one more White stone (at I7) would make the block a four, so
+        // that square is a defence too.
         let board = four_three_board(['.', 'O', 'O', 'X']);
         let extra = solver(&board).four_three_defences(f).unwrap();
         assert!(extra.contains(&Pos::new(8, 8)), "{extra:?}");
