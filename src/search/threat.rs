@@ -560,34 +560,32 @@ fn aligned_within(p: Pos, q: Pos, reach: usize) -> bool {
 /// Empty squares within four cells of `pos` along its four lines (where a four through
 /// `pos` can be completed).
 pub fn line_neighbours(board: &Board, pos: Pos) -> arrayvec::ArrayVec<Pos, 32> {
-    let mut out = arrayvec::ArrayVec::new();
-    for dir in crate::board::Direction::ALL {
-        let r = board.line_ref(pos, dir);
-        let mut empty = board.line_empty(dir, r.line) & rules::window_mask(r.bit, 4);
-        while empty != 0 {
-            let bit = empty.trailing_zeros();
-            empty &= empty - 1;
-            if let Some(q) = board.pos_on_line(dir, r.line, bit as i32) {
-                out.push(q);
-            }
-        }
-    }
-    out
+    Direction::ALL
+        .into_iter()
+        .flat_map(|dir| line_squares_within(board, pos, dir, 4))
+        .collect()
 }
 
-/// Empty squares up to `reach` cells from `pos` along its line in `dir`.
-fn line_squares_within(board: &Board, pos: Pos, dir: Direction, reach: u32) -> Vec<Pos> {
+/// Empty squares up to `reach` cells from `pos` along its line in `dir` (`pos` too, if
+/// empty).
+fn line_squares_within(
+    board: &Board,
+    pos: Pos,
+    dir: Direction,
+    reach: u32,
+) -> impl Iterator<Item = Pos> + '_ {
     let r = board.line_ref(pos, dir);
     let mut empty = board.line_empty(dir, r.line) & rules::window_mask(r.bit, reach);
-    let mut out = Vec::new();
-    while empty != 0 {
+    std::iter::from_fn(move || loop {
+        if empty == 0 {
+            return None;
+        }
         let bit = empty.trailing_zeros();
         empty &= empty - 1;
         if let Some(q) = board.pos_on_line(dir, r.line, bit as i32) {
-            out.push(q);
+            return Some(q);
         }
-    }
-    out
+    })
 }
 
 /// Empty squares up to `reach` cells from `pos` along its four lines.

@@ -386,6 +386,24 @@ impl ThreatSolver<'_> {
         }
     }
 
+    /// Look up all of a node's children again (their numbers at `base..` of
+    /// `child_numbers`) on the loop's first round and after a table lost entries since
+    /// `generation`; otherwise they are as the last round left them.
+    fn refresh_children(
+        &mut self,
+        base: usize,
+        generation: &mut Option<u64>,
+        look_up: &impl Fn(&Self, usize) -> Numbers,
+    ) {
+        if *generation == Some(self.generation) {
+            return;
+        }
+        *generation = Some(self.generation);
+        for i in 0..self.child_numbers.len() - base {
+            self.child_numbers[base + i] = look_up(self, i);
+        }
+    }
+
     /// Keep a node's move list for its next visit.
     fn keep_moves(&mut self, key: u64, moves: MoveList) {
         if self.move_lists.len() >= MOVE_LISTS_CAP {
@@ -432,18 +450,10 @@ impl ThreatSolver<'_> {
         // emptied: so the others are looked up again only then.
         let look_up = |s: &Self, i: usize| s.numbers(&children[i], moves[i].kind.initial());
         let base = self.child_numbers.len();
-        for i in 0..moves.len() {
-            let n = look_up(self, i);
-            self.child_numbers.push(n);
-        }
-        let mut generation = self.generation;
+        self.child_numbers.resize(base + moves.len(), UNKNOWN);
+        let mut generation = None;
         loop {
-            if generation != self.generation {
-                generation = self.generation;
-                for i in 0..moves.len() {
-                    self.child_numbers[base + i] = look_up(self, i);
-                }
-            }
+            self.refresh_children(base, &mut generation, &look_up);
             let numbers = &self.child_numbers[base..];
             // The attacker needs one winning move: the smallest proof number.
             let c = Choice::of(numbers.iter().copied(), |n| n.pn, |n| n.dn);
@@ -502,18 +512,10 @@ impl ThreatSolver<'_> {
         // emptied.
         let look_up = |s: &Self, i: usize| s.numbers(&children[i], UNKNOWN);
         let base = self.child_numbers.len();
-        for i in 0..replies.len() {
-            let n = look_up(self, i);
-            self.child_numbers.push(n);
-        }
-        let mut generation = self.generation;
+        self.child_numbers.resize(base + replies.len(), UNKNOWN);
+        let mut generation = None;
         loop {
-            if generation != self.generation {
-                generation = self.generation;
-                for i in 0..replies.len() {
-                    self.child_numbers[base + i] = look_up(self, i);
-                }
-            }
+            self.refresh_children(base, &mut generation, &look_up);
             let numbers = &self.child_numbers[base..];
             // The defender needs one holding reply: the smallest disproof number.
             let c = Choice::of(numbers.iter().copied(), |n| n.dn, |n| n.pn);
@@ -753,57 +755,60 @@ impl ThreatSolver<'_> {
     /// where one more defender stone would make that block a four (on the block's lines
     /// where the defender has a three), which are defences too.
     fn four_three_defences(&mut self, f: Pos) -> Option<Vec<Pos>> {
+        self.play(f, self.attacker);
+        let extra = self.block_defences(f);
+        self.undo(f);
+        extra
+    }
+
+    /// [`Self::four_three_defences`] with the four-three at `f` played.
+    fn block_defences(&mut self, f: Pos) -> Option<Vec<Pos>> {
         let a = self.attacker;
         let d = a.opponent();
-        self.play(f, a);
         let completions = self.fives_through(f, a);
-        let mut extra = Some(Vec::new());
         if completions.is_empty() {
-            extra = None; // not a four after all (an overline completion)
-        } else {
-            for b in self.five_defences(&completions) {
-                let patterns = self.tables.patterns(&self.board, b, d);
-                if patterns.iter().any(|&p| p >= Pattern::B4) {
-                    extra = None;
-                    break;
+            return None; // not a four after all (an overline completion)
+        }
+        let mut extra = Vec::new();
+        for b in self.five_defences(&completions) {
+            let patterns = self.tables.patterns(&self.board, b, d);
+            if patterns.iter().any(|&p| p >= Pattern::B4) {
+                return None;
+            }
+            if self.fouls(a) {
+                self.play(b, d);
+                let open_four = line_neighbours(&self.board, f).into_iter().any(|g| {
+                    self.spot(g, a).is_some_and(|s| {
+                        s.counts.threat() >= Threat::OpenFour && !self.spot_forbidden(&s, a)
+                    })
+                });
+                self.undo(b);
+                if !open_four {
+                    return None;
                 }
-                if self.fouls(a) {
-                    self.play(b, d);
-                    let open_four = line_neighbours(&self.board, f).into_iter().any(|g| {
-                        self.spot(g, a).is_some_and(|s| {
-                            s.counts.threat() >= Threat::OpenFour && !self.spot_forbidden(&s, a)
-                        })
-                    });
-                    self.undo(b);
-                    if !open_four {
-                        extra = None;
-                        break;
-                    }
+            }
+            for (&dir, &p) in Direction::ALL.iter().zip(&patterns) {
+                if p < Pattern::B3 {
+                    continue;
                 }
-                for (&dir, &p) in Direction::ALL.iter().zip(&patterns) {
-                    if p < Pattern::B3 {
+                // A three there: the squares where one more defender stone makes the
+                // block a four.
+                let squares: arrayvec::ArrayVec<Pos, 9> =
+                    line_squares_within(&self.board, b, dir, 4).collect();
+                for q in squares {
+                    if q == b {
                         continue;
                     }
-                    // A three there: the squares where one more defender stone makes the
-                    // block a four.
-                    for q in line_squares_within(&self.board, b, dir, 4) {
-                        if q == b {
-                            continue;
-                        }
-                        self.play(q, d);
-                        let four = self.tables.pattern(&self.board, b, d, dir) >= Pattern::B4;
-                        self.undo(q);
-                        if four {
-                            if let Some(squares) = extra.as_mut() {
-                                squares.push(q);
-                            }
-                        }
+                    self.play(q, d);
+                    let four = self.tables.pattern(&self.board, b, d, dir) >= Pattern::B4;
+                    self.undo(q);
+                    if four {
+                        extra.push(q);
                     }
                 }
             }
         }
-        self.undo(f);
-        extra
+        Some(extra)
     }
 
     /// After a quiet attacker move (no four, no three) the defender faces a threat only if
