@@ -187,6 +187,26 @@ impl<'a> ThreatSolver<'a> {
         })
     }
 
+    /// Like [`Self::spots`], but with a square `must` (a five to block) only that square
+    /// is looked at: it lies next to the opponent's stones, so `spots` would look at it
+    /// too, and at nothing else the caller keeps.
+    fn spots_at(
+        &self,
+        color: Color,
+        must: Option<Pos>,
+        min_own: u32,
+        keep: impl Fn(&PatternCounts) -> bool,
+    ) -> Vec<Spot> {
+        match must {
+            Some(must) => self
+                .spot(must, color)
+                .into_iter()
+                .filter(|s| keep(&s.counts))
+                .collect(),
+            None => self.spots(color, min_own, keep),
+        }
+    }
+
     /// Cells near stones where `color` makes at least a pattern selected by `keep`. Only
     /// cells with `min_own` or more of `color`'s stones within four cells on one line are
     /// looked up (a five needs 4, a four 3, a three 2): a cheap bit count spares most of
@@ -358,15 +378,8 @@ impl<'a> ThreatSolver<'a> {
         if their_fives.len() >= 2 && !capping {
             return None;
         }
-        let is_four = |c: &PatternCounts| c.f4 + c.b4 > 0;
-        let mut fours: Vec<Spot> = match (their_fives.first(), capping) {
-            (Some(&must), false) => self
-                .spot(must, a)
-                .into_iter()
-                .filter(|s| is_four(&s.counts))
-                .collect(),
-            _ => self.spots(a, 3, is_four),
-        };
+        let must = their_fives.first().copied().filter(|_| !capping);
+        let mut fours = self.spots_at(a, must, 3, |c| c.f4 + c.b4 > 0);
         // Open fours and double fours first, then by pattern strength; ties by square.
         fours.sort_by_key(|s| (std::cmp::Reverse(s.counts.threat()), s.pos));
         for spot in fours {

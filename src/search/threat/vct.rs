@@ -619,16 +619,7 @@ impl ThreatSolver<'_> {
                 || (threats >= 1 && c.threat() >= Threat::Three)
                 || (quiet && (may_threaten_vcf(c) || (root && c.f2 + c.b3 >= 1)))
         };
-        let mut spots = match their_fives.first() {
-            // Against a five only its square: look at that one alone (it lies next to
-            // the defender's stones, so `spots` would have looked at it too).
-            Some(&must) => self
-                .spot(must, a)
-                .into_iter()
-                .filter(|s| keep(&s.counts))
-                .collect(),
-            None => self.spots(a, min_own, keep),
-        };
+        let mut spots = self.spots_at(a, their_fives.first().copied(), min_own, keep);
         if let Some(&must) = their_fives.first() {
             if spots.is_empty() {
                 // Forced to block with a non-threat: worth it only if a threat already
