@@ -73,6 +73,9 @@ const DEFENDER_VCF_FOURS: u32 = 4;
 /// Attacker moves after the first that may still be quiet VCF threats.
 const QUIET_MOVES_AFTER_ROOT: u32 = 2;
 
+/// The quiet-move budget at the root (and after fours and forced blocks alone).
+const FULL_QUIET: u8 = QUIET_MOVES_AFTER_ROOT as u8 + 1;
+
 impl Numbers {
     fn solved(self) -> bool {
         self.pn == 0 || self.dn == 0
@@ -156,12 +159,20 @@ impl Budget {
         self.depth >= other.depth && self.threats >= other.threats && self.quiet >= other.quiet
     }
 
-    /// The budget left after an attacker move of this kind.
+    /// The budget left after an attacker move of this kind. Fours and forced blocks played
+    /// before the line's first threat spend no quiet move: such a chain leaves the tree as
+    /// narrow as at the root, so the quiet moves allowed "among the first attacker moves"
+    /// count from the first threat (vct_game_black_l14_1 opens with a four).
     fn after(self, kind: Kind) -> Budget {
+        let forcing_opening = matches!(kind, Kind::Four | Kind::Block) && self.quiet == FULL_QUIET;
         Budget {
             depth: self.depth - 1,
             threats: kind.threats_left(self.threats),
-            quiet: self.quiet.saturating_sub(1),
+            quiet: if forcing_opening {
+                self.quiet
+            } else {
+                self.quiet.saturating_sub(1)
+            },
         }
     }
 }
@@ -291,7 +302,7 @@ impl ThreatSolver<'_> {
             let budget = Budget {
                 depth: depth as u8,
                 threats: threats as u8,
-                quiet: QUIET_MOVES_AFTER_ROOT as u8 + 1,
+                quiet: FULL_QUIET,
             };
             // A pass's nodes are keyed by their budget, so the last pass's numbers are
             // seldom met again: drop them (its wins and holds stay in the settled table).
@@ -894,6 +905,15 @@ mod tests {
         assert_eq!(b.after(Kind::Block), budget(11, 3, 1));
         assert_eq!(b.after(Kind::Three), budget(11, 2, 1));
         assert_eq!(budget(5, 1, 0).after(Kind::Quiet), budget(4, 0, 0));
+        // Before the first threat, fours and blocks keep the root's quiet moves.
+        let root = budget(12, 3, FULL_QUIET);
+        assert_eq!(root.after(Kind::Four), root.after(Kind::Block));
+        assert_eq!(root.after(Kind::Four), budget(11, 3, FULL_QUIET));
+        assert_eq!(root.after(Kind::Three), budget(11, 2, FULL_QUIET - 1));
+        assert_eq!(
+            root.after(Kind::Four).after(Kind::Quiet).after(Kind::Four),
+            budget(9, 2, FULL_QUIET - 2)
+        );
     }
 
     #[test]
