@@ -22,7 +22,8 @@
 //! already makes one, or whose renju three has no legal open four, is no sure
 //! follow-up), counter-fours, and against a quiet threat every square near the stones
 //! and the VCF line that does not leave the line working (those are refuted by the line
-//! itself, without a search).
+//! itself, without a search). A defender who, facing no four, wins by a short VCF of its
+//! own holds without any of that.
 
 use super::{
     aligned_within, line_neighbours, line_squares_within, may_threaten_vcf, row_squares,
@@ -75,6 +76,10 @@ const QUIET_MOVES_AFTER_ROOT: u32 = 2;
 
 /// The quiet-move budget at the root (and after fours and forced blocks alone).
 const FULL_QUIET: u8 = QUIET_MOVES_AFTER_ROOT as u8 + 1;
+
+/// Attacker moves a node must have left for its fours and forced blocks to keep the root's
+/// quiet moves ([`Budget::after`]): the root of the passes with four threats or more.
+const FORCING_OPENING_DEPTH: u32 = FIRST_PASS_MOVES + 3 * MOVES_PER_THREAT;
 
 impl Numbers {
     fn solved(self) -> bool {
@@ -159,12 +164,16 @@ impl Budget {
         self.depth >= other.depth && self.threats >= other.threats && self.quiet >= other.quiet
     }
 
-    /// The budget left after an attacker move of this kind. Fours and forced blocks played
-    /// before the line's first threat spend no quiet move: such a chain leaves the tree as
-    /// narrow as at the root, so the quiet moves allowed "among the first attacker moves"
-    /// count from the first threat (vct_game_black_l14_1 opens with a four).
+    /// The budget left after an attacker move of this kind. In the deep passes, fours and
+    /// forced blocks played before the line's first threat spend no quiet move: such a
+    /// chain leaves the tree as narrow as at the root, so the quiet moves allowed "among
+    /// the first attacker moves" count from the first threat (vct_game_black_l14_1 opens
+    /// with a four). The shorter passes, all that blitz games reach, keep the plain count:
+    /// there the wider trees cost more than they find.
     fn after(self, kind: Kind) -> Budget {
-        let forcing_opening = matches!(kind, Kind::Four | Kind::Block) && self.quiet == FULL_QUIET;
+        let forcing_opening = matches!(kind, Kind::Four | Kind::Block)
+            && self.quiet == FULL_QUIET
+            && u32::from(self.depth) >= FORCING_OPENING_DEPTH;
         Budget {
             depth: self.depth - 1,
             threats: kind.threats_left(self.threats),
@@ -905,15 +914,19 @@ mod tests {
         assert_eq!(b.after(Kind::Block), budget(11, 3, 1));
         assert_eq!(b.after(Kind::Three), budget(11, 2, 1));
         assert_eq!(budget(5, 1, 0).after(Kind::Quiet), budget(4, 0, 0));
-        // Before the first threat, fours and blocks keep the root's quiet moves.
-        let root = budget(12, 3, FULL_QUIET);
+        // In the deep passes, fours and blocks before the first threat keep the root's
+        // quiet moves; not in the short ones.
+        let deep = FORCING_OPENING_DEPTH as u8;
+        let root = budget(deep, 3, FULL_QUIET);
         assert_eq!(root.after(Kind::Four), root.after(Kind::Block));
-        assert_eq!(root.after(Kind::Four), budget(11, 3, FULL_QUIET));
-        assert_eq!(root.after(Kind::Three), budget(11, 2, FULL_QUIET - 1));
+        assert_eq!(root.after(Kind::Four), budget(deep - 1, 3, FULL_QUIET));
+        assert_eq!(root.after(Kind::Three), budget(deep - 1, 2, FULL_QUIET - 1));
         assert_eq!(
             root.after(Kind::Four).after(Kind::Quiet).after(Kind::Four),
-            budget(9, 2, FULL_QUIET - 2)
+            budget(deep - 3, 2, FULL_QUIET - 2)
         );
+        let short = budget(deep - 1, 3, FULL_QUIET);
+        assert_eq!(short.after(Kind::Four), budget(deep - 2, 3, FULL_QUIET - 1));
     }
 
     #[test]
