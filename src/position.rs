@@ -161,6 +161,12 @@ impl Position {
             && !rules::is_forbidden(&mut self.board, pos, self.to_move, self.rule)
     }
 
+    /// A legal square for the side to move (the first in row-major order), if any.
+    pub fn any_legal_move(&mut self) -> Option<Pos> {
+        let empties: Vec<Pos> = self.board.empty_positions().collect();
+        empties.into_iter().find(|&p| self.is_legal(p))
+    }
+
     /// True when the side to move would win at once by playing `pos`.
     #[inline]
     pub fn is_winning_move(&self, pos: Pos) -> bool {
@@ -196,6 +202,23 @@ mod tests {
         p.undo();
         assert_eq!(p.hash(), h0);
         assert_eq!(p.undo(), None);
+    }
+
+    #[test]
+    fn any_legal_move_skips_black_fouls() {
+        // Black B1..F1 (x 1..5, y 0): A1 and G1 would make overlines, forbidden in renju.
+        let mut p = Position::new(15, 15, Rule::Renju).unwrap();
+        for x in 1..=5 {
+            p.board_mut()
+                .place(Pos::new(x, 0), Cell::Stone(Color::Black));
+        }
+        p.set_to_move(Color::Black);
+        assert!(!p.is_legal(Pos::new(0, 0)));
+        assert!(!p.is_legal(Pos::new(6, 0)));
+        assert_eq!(p.any_legal_move(), Some(Pos::new(7, 0)));
+        // White has no fouls.
+        p.set_to_move(Color::White);
+        assert_eq!(p.any_legal_move(), Some(Pos::new(0, 0)));
     }
 
     #[test]

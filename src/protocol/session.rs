@@ -445,6 +445,11 @@ impl Session {
         if !self.position.is_legal(chosen) {
             log::error!("search chose an illegal move {chosen}; playing the fallback");
             chosen = Engine::instant_move(&self.position).unwrap_or(chosen);
+            if !self.position.is_legal(chosen) {
+                // Never hand the manager a foul: any legal square beats a certain loss.
+                log::error!("the fallback {chosen} is illegal too; playing any legal square");
+                chosen = self.position.any_legal_move().unwrap_or(chosen);
+            }
         }
         self.position.play_as(chosen, self.our_color);
         self.out.line(chosen.to_string());
