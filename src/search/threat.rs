@@ -72,9 +72,6 @@ pub struct ThreatSolver<'a> {
     aborted: bool,
     /// Positions (by hash) known to fail with at least this many attacker moves left.
     failed: KeyMap<u32>,
-    /// Mixed into the failure table's keys while the VCF searches for the defender (so
-    /// that the two sides' failures in one position stay apart).
-    vcf_salt: u64,
     /// Proof and disproof numbers of the VCT's nodes.
     proof: KeyMap<vct::Numbers>,
     /// Attacker moves allowed at the root of the current VCT search.
@@ -115,7 +112,6 @@ impl<'a> ThreatSolver<'a> {
             deadline: None,
             aborted: false,
             failed: KeyMap::default(),
-            vcf_salt: 0,
             proof: KeyMap::default(),
             root_depth: 0,
             move_lists: KeyMap::default(),
@@ -372,7 +368,9 @@ impl<'a> ThreatSolver<'a> {
         }
         let a = self.attacker;
         let d = a.opponent();
-        let key = self.board.hash() ^ self.vcf_salt;
+        // Keyed by the side making the fours too: the defender's own VCF searches share
+        // the table (see `defender_vcf`).
+        let key = self.board.hash() ^ vcf_side_salt(a);
         if self.failed.get(&key).is_some_and(|&left| left >= depth) {
             return None;
         }
@@ -466,14 +464,12 @@ impl<'a> ThreatSolver<'a> {
     /// Does the defender, to move, win by fours of its own within `depth` fours? The
     /// caller's position must leave the attacker no five to make. The search is the VCF's,
     /// with the sides swapped (so the renju fouls and forbidden blocks apply to the right
-    /// side) and the failure table's keys of the defender kept apart.
+    /// side); its failure entries are keyed by that side.
     fn defender_vcf(&mut self, depth: u32) -> bool {
         let a = self.attacker;
         debug_assert!(self.fives(a).is_empty(), "the attacker has a five to make");
         self.attacker = a.opponent();
-        self.vcf_salt = DEFENDER_VCF_SALT;
         let won = self.vcf_attack(depth, &[]).is_some();
-        self.vcf_salt = 0;
         self.attacker = a;
         won
     }
@@ -530,8 +526,14 @@ impl<'a> ThreatSolver<'a> {
 /// Most entries in the VCF failure table (about 12 bytes each).
 const FAILED_CAP: usize = 1 << 18;
 
-/// Mixed into the VCF failure table's keys during the defender's own VCF searches.
-const DEFENDER_VCF_SALT: u64 = 0x4445_4645_4e44_4552;
+/// Mixed into the VCF failure table's keys by the side making the fours, so that Black's
+/// and White's failures in one position stay apart.
+fn vcf_side_salt(color: Color) -> u64 {
+    match color {
+        Color::Black => 0,
+        Color::White => 0x4445_4645_4e44_4552,
+    }
+}
 
 /// Most fours in the VCF that makes a quiet move a threat inside the VCT.
 const QUIET_THREAT_FOURS: u32 = 8;
