@@ -222,6 +222,30 @@ mod tests {
     }
 
     #[test]
+    fn a_black_five_that_is_also_an_overline_is_legal() {
+        // Black B1..E1 and G1 (x 1..4 and 6, y 0): F1 (x 5) makes an overline on that
+        // row, and with F2..F5 (x 5, y 1..4) an exact five in its column. A five wins
+        // before any foul, so the session's legality checks never trade it away.
+        let mut p = Position::new(15, 15, Rule::Renju).unwrap();
+        for x in [1, 2, 3, 4, 6] {
+            p.board_mut()
+                .place(Pos::new(x, 0), Cell::Stone(Color::Black));
+        }
+        for y in 1..=4 {
+            p.board_mut()
+                .place(Pos::new(5, y), Cell::Stone(Color::Black));
+        }
+        p.set_to_move(Color::Black);
+        let f1 = Pos::new(5, 0);
+        assert!(p.is_winning_move(f1));
+        assert!(p.is_legal(f1));
+        // Without the column's five the same square is an overline foul.
+        p.board_mut().remove(Pos::new(5, 4));
+        assert!(!p.is_winning_move(f1));
+        assert!(!p.is_legal(f1));
+    }
+
+    #[test]
     fn remove_stone_from_middle_of_history() {
         let mut p = Position::new(15, 15, Rule::Freestyle).unwrap();
         for x in 0..4 {
