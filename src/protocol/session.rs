@@ -128,7 +128,8 @@ impl Session {
                 self.parser = CommandParser::new();
                 if wants_move {
                     self.position.set_to_move(self.our_color);
-                    if let Some(m) = Engine::instant_move(&self.position) {
+                    let instant = Engine::instant_move(&self.position);
+                    if let Some(m) = instant.map(|m| self.legal_or_fallback(m)) {
                         self.position.play_as(m, self.our_color);
                         self.out.line(m.to_string());
                         return Flow::Continue;
@@ -438,19 +439,11 @@ impl Session {
         if let Flow::Exit(_) = flow {
             return flow; // END arrived mid-search: leave without a move
         }
-        let Some(mut chosen) = chosen else {
+        let Some(chosen) = chosen else {
             self.out.line("ERROR no move available");
             return flow;
         };
-        if !self.position.is_legal(chosen) {
-            log::error!("search chose an illegal move {chosen}; playing the fallback");
-            chosen = Engine::instant_move(&self.position).unwrap_or(chosen);
-            if !self.position.is_legal(chosen) {
-                // Never hand the manager a foul: any legal square beats a certain loss.
-                log::error!("the fallback {chosen} is illegal too; playing any legal square");
-                chosen = self.position.any_legal_move().unwrap_or(chosen);
-            }
-        }
+        let chosen = self.legal_or_fallback(chosen);
         self.position.play_as(chosen, self.our_color);
         self.out.line(chosen.to_string());
         let used = at.elapsed();
@@ -469,6 +462,21 @@ impl Session {
         }
         self.time.charge(at.elapsed().as_millis() as i64);
         flow
+    }
+
+    /// `chosen` if the side to move may play it; else the instant move, else any legal
+    /// square. Every move the engine answers with passes here: a foul or an occupied
+    /// square loses the game at once, any legal move does not.
+    fn legal_or_fallback(&mut self, chosen: Pos) -> Pos {
+        if self.position.is_legal(chosen) {
+            return chosen;
+        }
+        log::error!("the move {chosen} is illegal; playing the instant move");
+        let instant = Engine::instant_move(&self.position).filter(|&m| self.position.is_legal(m));
+        instant.unwrap_or_else(|| {
+            log::error!("the instant move is illegal too; playing any legal square");
+            self.position.any_legal_move().unwrap_or(chosen)
+        })
     }
 
     /// A progress callback that prints MESSAGE lines when `show_detail` is on.
@@ -692,6 +700,32 @@ mod tests {
         assert_eq!(c, Color::Black);
         assert!(note.is_some());
         assert_eq!(infer_colour(1, 5, Some(2)).0, Color::White);
+    }
+
+    #[test]
+    fn an_illegal_choice_is_replaced_by_a_legal_move() {
+        let (out, _writer) = crate::protocol::io::spawn_writer(std::io::sink());
+        let mut session = Session::new(out);
+        session.rule = Rule::Renju;
+        session.position = Position::new(15, 15, Rule::Renju).expect("15x15");
+        // Black X X X . X X on row 7 (the gap makes an overline), White far away.
+        let white = [(0, 0), (2, 0), (4, 0), (6, 0), (8, 0)];
+        for (i, x) in [3, 4, 5, 7, 8].into_iter().enumerate() {
+            session.position.play(Pos::new(x, 7));
+            session.position.play(Pos::new(white[i].0, white[i].1));
+        }
+        session.our_color = Color::Black;
+        session.position.set_to_move(Color::Black);
+        let overline = Pos::new(6, 7);
+        assert!(!session.position.is_legal(overline));
+        let played = session.legal_or_fallback(overline);
+        assert_ne!(played, overline);
+        assert!(session.position.is_legal(played), "{played} is legal");
+        let occupied = Pos::new(3, 7);
+        let played = session.legal_or_fallback(occupied);
+        assert!(session.position.is_legal(played), "{played} is legal");
+        // A legal choice stays.
+        assert_eq!(session.legal_or_fallback(Pos::new(7, 9)), Pos::new(7, 9));
     }
 
     #[test]
