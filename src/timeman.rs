@@ -20,6 +20,11 @@ pub const BASE_MARGIN_MS: i64 = 30;
 pub const INSTANT_CEILING_MS: i64 = 120;
 /// Largest safety margin.
 pub const MAX_MARGIN_MS: i64 = 300;
+/// Game time kept back for each of our later moves. A long game's last moves are instant
+/// replies: a fraction of a millisecond of work each, but a few milliseconds of I/O and
+/// scheduling on a loaded machine (4 ms a reply was seen in a match whose engines shared
+/// two busy cores). Without this reserve those replies ran a nearly spent clock below 0.
+pub const REPLY_RESERVE_MS: i64 = 3;
 
 /// The manager's time settings as last received.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -45,11 +50,12 @@ pub struct Budget {
 }
 
 impl TimeSettings {
-    /// The per-move time ceiling before margins: `min(turn limit, time left)`, with the
-    /// README's default when the manager sent nothing; None when nothing limits the move.
-    fn ceiling_ms(&self) -> Option<i64> {
+    /// The per-move time ceiling before margins: `min(turn limit, time left less
+    /// `reserve`)`, with the README's default when the manager sent nothing; None when
+    /// nothing limits the move.
+    fn ceiling_ms(&self, reserve: i64) -> Option<i64> {
         let turn = self.turn_ms;
-        let left = self.match_left_ms();
+        let left = self.match_left_ms().map(|l| l - reserve);
         match (turn, left) {
             (Some(t), Some(l)) => Some(t.min(l)),
             (Some(t), None) => Some(t),
@@ -77,7 +83,10 @@ impl TimeSettings {
 
     /// Plan one move. `empty_squares` estimates how long the game can still last.
     pub fn budget(&self, empty_squares: usize) -> Budget {
-        let Some(ceiling) = self.ceiling_ms() else {
+        // Our moves after this one, at most: each may need an instant reply.
+        let later_moves = empty_squares.saturating_sub(1).div_ceil(2) as i64;
+        let reserve = REPLY_RESERVE_MS * later_moves;
+        let Some(ceiling) = self.ceiling_ms(reserve) else {
             let day = Duration::from_secs(86_400);
             return Budget {
                 optimum: day,
@@ -98,7 +107,7 @@ impl TimeSettings {
         // allowance with a game clock (what is not used now is there for later moves), 8/10
         // with only a per-move limit (time not used is lost).
         let mut tenths = 8;
-        if let Some(left) = self.match_left_ms() {
+        if let Some(left) = self.match_left_ms().map(|l| l - reserve) {
             tenths = 6;
             // Our own moves still to come: about half the empty squares, but plan for a
             // long game early and never for fewer than a few moves.
@@ -195,6 +204,32 @@ mod tests {
                 own_clock: false,
             };
             assert_eq!(t.budget(100).maximum, Duration::ZERO, "{left}");
+        }
+    }
+
+    #[test]
+    fn later_replies_keep_a_reserve_of_the_game_clock() {
+        let clock = |left| TimeSettings {
+            turn_ms: Some(5_000),
+            match_ms: Some(100_000),
+            time_left_ms: Some(left),
+            own_clock: false,
+        };
+        // 150 ms would allow a short search with the board nearly full, but not with 60
+        // empty squares: 30 later replies keep 90 ms back.
+        assert!(clock(150).budget(3).maximum > Duration::ZERO);
+        assert_eq!(clock(150).budget(61).maximum, Duration::ZERO);
+        // A long game to the last square, each reply costing the engine's whole maximum
+        // plus REPLY_RESERVE_MS of I/O: the clock never runs out (from any start that
+        // covers the reserve: 330 ms for 110 later moves).
+        for start in [5_000, 1_000, 400, 340] {
+            let mut t = clock(start);
+            for empty in (1..=220).rev().step_by(2) {
+                let b = t.budget(empty);
+                t.charge(ms(b.maximum) + REPLY_RESERVE_MS);
+                let left = t.time_left_ms.unwrap_or(0);
+                assert!(left >= 0, "start {start}: {left} ms left at {empty} empty");
+            }
         }
     }
 
