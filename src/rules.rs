@@ -217,6 +217,29 @@ pub fn renju_foul(board: &mut Board, pos: Pos) -> Option<Foul> {
     foul
 }
 
+/// True when Black's move at the empty square `pos` makes an exact five and, on another
+/// line, an overline. The five wins under Renju (Piskvork, GomocupJudge), but c-gomoku-cli's
+/// foul check does not give the five priority: given the choice, play another five.
+pub fn five_with_overline(board: &mut Board, pos: Pos) -> bool {
+    if !may_be_overline(board, pos) {
+        return false;
+    }
+    board.place(pos, Cell::Stone(Color::Black));
+    let (mut five, mut overline) = (false, false);
+    for dir in Direction::ALL {
+        let r = board.line_ref(pos, dir);
+        let black = board.line_stones(Color::Black, dir, r.line);
+        let (lo, hi) = run_around(black, r.bit);
+        match hi - lo + 1 {
+            5 => five = true,
+            n if n > 5 => overline = true,
+            _ => {}
+        }
+    }
+    board.remove(pos);
+    five && overline
+}
+
 /// True when `color` may not play at the empty square `pos` under `rule`.
 pub fn is_forbidden(board: &mut Board, pos: Pos, color: Color, rule: Rule) -> bool {
     rule.has_fouls_for(color) && renju_foul(board, pos).is_some()

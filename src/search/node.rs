@@ -129,6 +129,7 @@ pub fn analyse(
     let mut my_best = Threat::None;
     let mut their_best = Threat::None;
     let me_fouls = rule.has_fouls_for(me);
+    let mut my_five_clean = false;
     let opp_fouls = rule.has_fouls_for(opp);
     for (y, &row) in rows.iter().enumerate().take(board.height()) {
         let mut bits = row;
@@ -176,7 +177,13 @@ pub fn analyse(
             }
             match my_threat {
                 Threat::Five => {
-                    out.my_five.get_or_insert(pos);
+                    // Renju: a five that is also an overline only if no other five exists
+                    // (see `rules::five_with_overline`).
+                    let clean = !me_fouls || !rules::five_with_overline(board, pos);
+                    if out.my_five.is_none() || (clean && !my_five_clean) {
+                        out.my_five = Some(pos);
+                        my_five_clean = clean;
+                    }
                 }
                 Threat::OpenFour => {
                     out.my_open_four.get_or_insert(pos);
@@ -313,6 +320,44 @@ mod tests {
         let freestyle = PatternTables::new(Rule::Freestyle);
         analyse(&mut b, Color::Black, Rule::Freestyle, &freestyle, &mut a);
         assert_eq!(a.my_five, Some(square));
+    }
+
+    #[test]
+    fn black_prefers_a_five_that_is_no_overline_too() {
+        // Black at (4,2) makes a five on row 2 and six on column 4; at (4,7) an exact five
+        // on column 4 alone. Both win under Renju, but c-gomoku-cli calls the first a
+        // foul: the clean one is played, though it comes later in square order.
+        let text = "...............
+                    ....X..........
+                    XXXX...........
+                    ....X..........
+                    ....X..........
+                    ....X..........
+                    ....X..........
+                    ...............
+                    ...............
+                    ...............
+                    ..........O.O.O
+                    ...............
+                    ..........O.O.O
+                    ...............
+                    ..........O.O.O";
+        let mut b = Board::from_ascii(text).unwrap();
+        let (both, clean) = (Pos::new(4, 2), Pos::new(4, 7));
+        assert!(rules::five_with_overline(&mut b, both));
+        assert!(!rules::five_with_overline(&mut b, clean));
+        assert!(
+            rules::renju_foul(&mut b, both).is_none(),
+            "the five is legal"
+        );
+        let t = PatternTables::new(Rule::Renju);
+        let mut a = NodeAnalysis::default();
+        analyse(&mut b, Color::Black, Rule::Renju, &t, &mut a);
+        assert_eq!(a.my_five, Some(clean));
+        // With only the five that is also an overline, it is still played.
+        b.place(clean, crate::board::Cell::Stone(Color::White));
+        analyse(&mut b, Color::Black, Rule::Renju, &t, &mut a);
+        assert_eq!(a.my_five, Some(both));
     }
 
     #[test]
