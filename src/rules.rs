@@ -225,6 +225,14 @@ pub fn five_with_overline(board: &mut Board, pos: Pos) -> bool {
         return false;
     }
     board.place(pos, Cell::Stone(Color::Black));
+    let (five, overline) = black_runs_through(board, pos);
+    board.remove(pos);
+    five && overline
+}
+
+/// With a black stone on `pos`: does a line through it hold exactly five black stones in a
+/// row, and does one hold six or more?
+fn black_runs_through(board: &Board, pos: Pos) -> (bool, bool) {
     let (mut five, mut overline) = (false, false);
     for dir in Direction::ALL {
         let r = board.line_ref(pos, dir);
@@ -236,8 +244,7 @@ pub fn five_with_overline(board: &mut Board, pos: Pos) -> bool {
             _ => {}
         }
     }
-    board.remove(pos);
-    five && overline
+    (five, overline)
 }
 
 /// True when `color` may not play at the empty square `pos` under `rule`.
@@ -349,16 +356,10 @@ fn windows_with_at_least(stones: u32, min: u32) -> u32 {
 
 /// Foul check with Black's stone already standing on `pos`.
 fn foul_of_placed(board: &mut Board, pos: Pos) -> Option<Foul> {
-    let mut overline = false;
-    for dir in Direction::ALL {
-        let r = board.line_ref(pos, dir);
-        let black = board.line_stones(Color::Black, dir, r.line);
-        let (lo, hi) = run_around(black, r.bit);
-        match hi - lo + 1 {
-            5 => return None,
-            n if n > 5 => overline = true,
-            _ => {}
-        }
+    // An exact five wins before any foul.
+    let (five, overline) = black_runs_through(board, pos);
+    if five {
+        return None;
     }
     if overline {
         return Some(Foul::Overline);

@@ -50,13 +50,11 @@ pub struct Budget {
 }
 
 impl TimeSettings {
-    /// The per-move time ceiling before margins: `min(turn limit, time left less
-    /// `reserve`)`, with the README's default when the manager sent nothing; None when
-    /// nothing limits the move.
-    fn ceiling_ms(&self, reserve: i64) -> Option<i64> {
-        let turn = self.turn_ms;
-        let left = self.match_left_ms().map(|l| l - reserve);
-        match (turn, left) {
+    /// The per-move time ceiling before margins: `min(turn limit, left)` where `left` is
+    /// the usable game clock, with the README's default when the manager sent nothing; None
+    /// when nothing limits the move.
+    fn ceiling_ms(&self, left: Option<i64>) -> Option<i64> {
+        match (self.turn_ms, left) {
             (Some(t), Some(l)) => Some(t.min(l)),
             (Some(t), None) => Some(t),
             (None, Some(l)) => Some(l),
@@ -85,8 +83,10 @@ impl TimeSettings {
     pub fn budget(&self, empty_squares: usize) -> Budget {
         // Our moves after this one, at most: each may need an instant reply.
         let later_moves = empty_squares.saturating_sub(1).div_ceil(2) as i64;
-        let reserve = REPLY_RESERVE_MS * later_moves;
-        let Some(ceiling) = self.ceiling_ms(reserve) else {
+        let left = self
+            .match_left_ms()
+            .map(|l| l - REPLY_RESERVE_MS * later_moves);
+        let Some(ceiling) = self.ceiling_ms(left) else {
             let day = Duration::from_secs(86_400);
             return Budget {
                 optimum: day,
@@ -107,7 +107,7 @@ impl TimeSettings {
         // allowance with a game clock (what is not used now is there for later moves), 8/10
         // with only a per-move limit (time not used is lost).
         let mut tenths = 8;
-        if let Some(left) = self.match_left_ms().map(|l| l - reserve) {
+        if let Some(left) = left {
             tenths = 6;
             // Our own moves still to come: about half the empty squares, but plan for a
             // long game early and never for fewer than a few moves.
