@@ -302,9 +302,10 @@ impl PatternTables {
 }
 
 /// The strongest combination of line patterns a move makes, for ordering and threat logic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Threat {
     /// Nothing forcing.
+    #[default]
     None = 0,
     /// One closed three or two-based shapes.
     Minor,

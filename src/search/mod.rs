@@ -5,6 +5,7 @@
 
 pub mod alphabeta;
 pub mod candidates;
+pub mod eval;
 pub mod heuristic;
 pub mod node;
 pub mod threat;

@@ -2,6 +2,7 @@
 //! the immediate threats, and a static evaluation. Everything the search needs at a node
 //! comes from one pass over the candidates.
 
+use super::eval::{EvalFeatures, WEIGHTS};
 use crate::board::{Board, Color, Direction, Pos, MAX_SIZE};
 use crate::pattern::{Pattern, PatternCounts, PatternTables, Threat};
 use crate::rules::{self, Rule};
@@ -96,6 +97,8 @@ pub struct NodeAnalysis {
     pub their_fives: Vec<Pos>,
     /// Static evaluation for the side to move.
     pub eval: i32,
+    /// What the static evaluation was computed from.
+    pub features: EvalFeatures,
     /// The side to move has an open four or double four available (legal).
     pub my_open_four: Option<Pos>,
     /// The opponent has moves that would make a four (closed or open).
@@ -124,8 +127,7 @@ pub fn analyse(
     out.their_open_four_moves = false;
     let opp = me.opponent();
     let rows = candidate_rows(board);
-    let mut my_total = 0i32;
-    let mut their_total = 0i32;
+    let mut features = EvalFeatures::default();
     let mut my_best = Threat::None;
     let mut their_best = Threat::None;
     let me_fouls = rule.has_fouls_for(me);
@@ -148,7 +150,7 @@ pub fn analyse(
                 // A forbidden square is no move for us, but still a square the opponent
                 // may want.
                 if their_threat >= Threat::Four {
-                    their_total += pattern_sum(&theirs_p);
+                    features.add_theirs(&theirs_p);
                 }
                 out.moves.push(Candidate {
                     pos,
@@ -170,8 +172,10 @@ pub fn analyse(
             } else {
                 pattern_sum(&theirs_p)
             };
-            my_total += my_value;
-            their_total += their_value;
+            features.add_mine(&mine_p);
+            if !their_forbidden {
+                features.add_theirs(&theirs_p);
+            }
             if my_threat != Threat::None && mine.f4 + mine.b4 > 0 {
                 out.my_four_moves = true;
             }
@@ -212,18 +216,11 @@ pub fn analyse(
             });
         }
     }
-    // Static evaluation: own shapes minus the opponent's, the side to move a tempo ahead.
-    let mut eval = my_total - their_total * 9 / 10;
-    if their_best < Threat::Four {
-        // The opponent cannot force: our strongest threat counts for more.
-        eval += match my_best {
-            Threat::FourThree => 3_000,
-            Threat::DoubleThree => 1_500,
-            Threat::Three => 300,
-            _ => 0,
-        };
-    }
-    out.eval = eval.clamp(-9_000, 9_000);
+    // Static evaluation: own shapes minus the opponent's (see `eval`).
+    features.my_best = my_best;
+    features.their_best = their_best;
+    out.eval = WEIGHTS.evaluate(&features);
+    out.features = features;
 }
 
 /// Is the empty square `pos`, where Black would make the patterns `black`, a renju foul?

@@ -1,0 +1,153 @@
+//! The static evaluation: a weighted count of the line patterns both sides could make on
+//! the candidate squares, plus a bonus for the side to move's strongest combination.
+//!
+//! The node analysis ([`super::node::analyse`]) counts, over every candidate square and
+//! each of its four lines, the pattern the side to move and the opponent would make there
+//! ([`EvalFeatures`]); the evaluation is linear in those counts, so its weights can be
+//! fitted to game results. `rensa-bench`'s `tune` binary does that (Texel-style: self-play
+//! games at a fixed node count, then a logistic fit of the results on the evaluation) and
+//! prints a table in the form of [`WEIGHTS`]; see `bench/README.md`.
+
+use crate::pattern::{Pattern, Threat};
+
+/// Number of line patterns (`Pattern as usize` indexes the tables).
+pub const PATTERNS: usize = 10;
+
+/// Largest static evaluation in either direction (far below the win scores).
+pub const EVAL_LIMIT: i32 = 9_000;
+
+/// What the evaluation reads from a position: pattern counts over the candidate squares
+/// and the strongest combinations.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EvalFeatures {
+    /// For each pattern, how often the side to move would make it (square and line).
+    pub mine: [u16; PATTERNS],
+    /// The same for the opponent (squares forbidden to the opponent left out).
+    pub theirs: [u16; PATTERNS],
+    /// The side to move's strongest combination on one square.
+    pub my_best: Threat,
+    /// The opponent's.
+    pub their_best: Threat,
+}
+
+impl EvalFeatures {
+    /// Count the four line patterns of one square for the side to move.
+    #[inline]
+    pub fn add_mine(&mut self, patterns: &[Pattern; 4]) {
+        for &p in patterns {
+            self.mine[p as usize] += 1;
+        }
+    }
+
+    /// Count the four line patterns of one square for the opponent.
+    #[inline]
+    pub fn add_theirs(&mut self, patterns: &[Pattern; 4]) {
+        for &p in patterns {
+            self.theirs[p as usize] += 1;
+        }
+    }
+
+    /// The combination bonus that applies: the side to move's strongest threat counts
+    /// only when the opponent cannot force with a four first.
+    pub fn bonus_threat(&self) -> Option<Threat> {
+        (self.their_best < Threat::Four).then_some(self.my_best)
+    }
+}
+
+/// Evaluation weights. Pattern weights are in tenths of a point, so that the opponent's
+/// patterns can weigh a fraction of one's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalWeights {
+    /// Tenths of a point per pattern the side to move could make.
+    pub mine: [i32; PATTERNS],
+    /// Tenths of a point per pattern the opponent could make (subtracted).
+    pub theirs: [i32; PATTERNS],
+    /// Bonus when the side to move has a four-three (and the opponent no four).
+    pub four_three: i32,
+    /// Bonus for a double three.
+    pub double_three: i32,
+    /// Bonus for an open three.
+    pub three: i32,
+}
+
+/// The weights the engine plays with. Pattern order: dead, B1, F1, B2, F2, B3, F3, B4, F4,
+/// F5. Set by hand: the opponent's weigh 9/10 of one's own (the side to move is a tempo
+/// ahead).
+pub const WEIGHTS: EvalWeights = EvalWeights {
+    mine: [0, 10, 30, 60, 200, 240, 900, 1_000, 10_000, 100_000],
+    theirs: [0, 9, 27, 54, 180, 216, 810, 900, 9_000, 90_000],
+    four_three: 3_000,
+    double_three: 1_500,
+    three: 300,
+};
+
+impl EvalWeights {
+    /// The bonus for the side to move's strongest combination.
+    pub fn bonus(&self, t: Threat) -> i32 {
+        match t {
+            Threat::FourThree => self.four_three,
+            Threat::DoubleThree => self.double_three,
+            Threat::Three => self.three,
+            _ => 0,
+        }
+    }
+
+    /// The evaluation for the side to move, before clamping to [`EVAL_LIMIT`].
+    pub fn raw(&self, f: &EvalFeatures) -> i64 {
+        let dot = |w: &[i32; PATTERNS], c: &[u16; PATTERNS]| -> i64 {
+            w.iter()
+                .zip(c)
+                .map(|(&w, &c)| i64::from(w) * i64::from(c))
+                .sum()
+        };
+        let bonus = f.bonus_threat().map_or(0, |t| self.bonus(t));
+        dot(&self.mine, &f.mine) / 10 - dot(&self.theirs, &f.theirs) / 10 + i64::from(bonus)
+    }
+
+    /// The evaluation for the side to move.
+    pub fn evaluate(&self, f: &EvalFeatures) -> i32 {
+        self.raw(f)
+            .clamp(i64::from(-EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_evaluation_is_own_patterns_minus_theirs_plus_the_bonus() {
+        let w = EvalWeights {
+            mine: [0, 10, 30, 60, 200, 240, 900, 1_000, 10_000, 100_000],
+            theirs: [0, 9, 27, 54, 180, 216, 810, 900, 9_000, 90_000],
+            four_three: 3_000,
+            double_three: 1_500,
+            three: 300,
+        };
+        let mut f = EvalFeatures::default();
+        f.mine[Pattern::F2 as usize] = 3; // 3 x 20 points
+        f.theirs[Pattern::F3 as usize] = 1; // 81 points
+        f.theirs[Pattern::B1 as usize] = 1; // 0.9 of a point: the sums are rounded down
+        assert_eq!(w.evaluate(&f), 60 - 81);
+        // An open three of ours counts when they have no four.
+        f.my_best = Threat::Three;
+        f.their_best = Threat::Minor;
+        assert_eq!(w.evaluate(&f), 60 - 81 + 300);
+        f.their_best = Threat::Four;
+        assert_eq!(w.evaluate(&f), 60 - 81);
+        // Clamped far below the win scores.
+        f.mine[Pattern::F5 as usize] = 10;
+        assert_eq!(w.evaluate(&f), EVAL_LIMIT);
+        f.mine[Pattern::F5 as usize] = 0;
+        f.theirs[Pattern::F5 as usize] = 10;
+        assert_eq!(w.evaluate(&f), -EVAL_LIMIT);
+    }
+
+    #[test]
+    fn the_engine_weights_value_stronger_patterns_more() {
+        for side in [WEIGHTS.mine, WEIGHTS.theirs] {
+            let (f2, b3, f3, b4, f4) = (side[4], side[5], side[6], side[7], side[8]);
+            assert!(f2 < b3 && b3 < f3 && f3 < b4 && b4 < f4, "{side:?}");
+        }
+    }
+}
