@@ -128,8 +128,6 @@ pub fn analyse(
     let opp = me.opponent();
     let rows = candidate_rows(board);
     let mut features = EvalFeatures::default();
-    let mut my_best = Threat::None;
-    let mut their_best = Threat::None;
     let me_fouls = rule.has_fouls_for(me);
     let mut my_five_clean = false;
     let opp_fouls = rule.has_fouls_for(opp);
@@ -202,8 +200,8 @@ pub fn analyse(
             if their_threat != Threat::None && theirs.f4 + theirs.b4 > 0 {
                 out.their_four_moves = true;
             }
-            my_best = my_best.max(my_threat);
-            their_best = their_best.max(their_threat);
+            features.my_best = features.my_best.max(my_threat);
+            features.their_best = features.their_best.max(their_threat);
             let score = threat_bonus(my_threat)
                 + threat_bonus(their_threat) * 4 / 5
                 + my_value * 2
@@ -217,8 +215,6 @@ pub fn analyse(
         }
     }
     // Static evaluation: own shapes minus the opponent's (see `eval`).
-    features.my_best = my_best;
-    features.their_best = their_best;
     out.eval = WEIGHTS.evaluate(&features);
     out.features = features;
 }

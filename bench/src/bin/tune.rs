@@ -21,7 +21,7 @@ use rensa::pattern::{PatternTables, Threat};
 use rensa::position::Position;
 use rensa::rules::Rule;
 use rensa::search::alphabeta::AlphaBetaSearcher;
-use rensa::search::eval::{EvalFeatures, EvalWeights, PATTERNS, WEIGHTS};
+use rensa::search::eval::{EvalFeatures, EvalWeights, EVAL_LIMIT, PATTERNS, WEIGHTS};
 use rensa::search::node::{analyse, NodeAnalysis};
 use rensa::search::tt::TranspositionTable;
 use rensa::search::{Limits, Searcher};
@@ -61,6 +61,7 @@ struct Args {
 }
 
 /// One labelled position.
+#[derive(Debug)]
 struct Sample {
     features: EvalFeatures,
     /// The game's result for the side to move: 1 win, 0.5 draw, 0 loss.
@@ -247,7 +248,7 @@ fn error(
     k: f64,
     held_out: bool,
 ) -> f64 {
-    let limit = f64::from(rensa::search::eval::EVAL_LIMIT);
+    let limit = f64::from(EVAL_LIMIT);
     let (mut sum, mut n) = (0.0, 0usize);
     for (s, g) in samples.iter().zip(grads) {
         if s.held_out != held_out {
@@ -310,6 +311,15 @@ fn main() {
         .map(|s| gradient_of_eval(&s.features))
         .collect();
     let start = to_params(&WEIGHTS);
+    // The fit's floating-point evaluation must be the engine's (which rounds each side's sum
+    // down to whole points, so the two differ by less than 2).
+    for (sample, g) in samples.iter().zip(&grads) {
+        let engine = WEIGHTS.raw(&sample.features) as f64;
+        assert!(
+            (eval_of(&start, g) - engine).abs() < 2.0,
+            "the fit's evaluation strays from the engine's: {sample:?}"
+        );
+    }
     let k = fit_scale(&samples, &grads, &start);
     let before = (
         error(&samples, &grads, &start, k, false),
@@ -328,7 +338,7 @@ fn main() {
     let mut p = start;
     let (mut m, mut v) = ([0.0; PARAMS], [0.0; PARAMS]);
     let (b1, b2, rate) = (0.9, 0.999, 2.0);
-    let limit = f64::from(rensa::search::eval::EVAL_LIMIT);
+    let limit = f64::from(EVAL_LIMIT);
     let fit: Vec<usize> = (0..samples.len())
         .filter(|&i| !samples[i].held_out)
         .collect();
