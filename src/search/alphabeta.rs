@@ -96,8 +96,8 @@ const LEAF_VCF_NODES: u32 = 200;
 const LEAF_VCF_PLIES: i32 = 2 * LEAF_VCF_DEPTH as i32 + 1;
 
 /// Most attacker moves in our own VCT at the root (the main thread's slice or the threat
-/// thread).
-const ROOT_VCT_MOVES: u32 = 16;
+/// thread). Game VCTs run long: the quintet set's longest needs 17.
+const ROOT_VCT_MOVES: u32 = 24;
 /// Most attacker moves in the opponent's VCT after a candidate root move (threat thread).
 const REPLY_VCT_MOVES: u32 = 12;
 

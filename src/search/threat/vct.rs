@@ -63,8 +63,12 @@ const MOVE_LISTS_CAP: usize = 1 << 16;
 /// 0.7 s per board this solves one board more than full-depth passes (38 against 37), and
 /// vct_game_black_l08_3 in 0.6 s instead of over 1 s.
 const FIRST_PASS_MOVES: u32 = 10;
-/// Attacker moves added with each further threat allowed.
-const MOVES_PER_THREAT: u32 = 2;
+/// Attacker moves added with each further threat allowed. Three, not two: long lines of
+/// fours between the threats are common (vct_game_black_l17_1 needs 17 attacker moves
+/// with four threats, which two a threat reaches only in the fifth pass). On the quintet
+/// set at 550 ms per board, with 24 moves at most: 40 solved against 39 with two
+/// (l17_1 in 0.25 M nodes; with two, 0.71 M at 24 moves and never at 16).
+const MOVES_PER_THREAT: u32 = 3;
 
 /// Most fours in the defender's own VCF looked for at a defender node. Short looks pay:
 /// on vct_game_black_l11_3 a limit of 4 takes 1.78 M nodes against 2.43 M with none,
