@@ -375,6 +375,22 @@ fn long_vct_outlasts_a_full_proof_table() {
     assert_published_first_move(case, &line);
 }
 
+/// `vct_game_black_l17_1` needs 17 attacker moves, four of them threats, most of the rest
+/// fours: the passes must grow fast enough in moves to reach it while the threats are
+/// still few (with two moves a threat its proof took 0.71 M nodes at 24 moves, and none
+/// was found at 16; with three, some 0.25 M). The root's VCT limit, 24 moves, must find
+/// the published win within half a million nodes.
+#[test]
+fn long_runs_of_fours_between_threats_are_reached_early() {
+    let Some(cases) = load_cases() else { return };
+    let case = case_named(&cases, "vct_game_black_l17_1");
+    let (line, nodes, aborted, took) = run_vct(case, 24, 500_000);
+    println!("{nodes} nodes, {took:.2?}");
+    assert!(!aborted, "no win within {nodes} nodes");
+    let line = line.expect("the win is found");
+    assert_published_first_move(case, &line);
+}
+
 /// The case of this name (the set must hold it).
 fn case_named<'a>(cases: &'a [Case], name: &str) -> &'a Case {
     cases
