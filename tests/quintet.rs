@@ -366,13 +366,7 @@ fn fukumi_quiet_first_move_is_found_and_every_reply_loses() {
 /// live on in the settled table) and find the published win, which replays.
 #[test]
 fn long_vct_outlasts_a_full_proof_table() {
-    let Some(cases) = load_cases() else { return };
-    let case = case_named(&cases, "vct_game_black_l11_3");
-    let (line, nodes, aborted, took) = run_vct(case, 16, 8_000_000);
-    println!("{nodes} nodes, {took:.2?}");
-    assert!(!aborted, "the search gave up after {nodes} nodes");
-    let line = line.expect("the win is found");
-    assert_published_first_move(case, &line);
+    assert_published_win_within("vct_game_black_l11_3", 16, 8_000_000);
 }
 
 /// `vct_game_black_l17_1` needs 17 attacker moves, four of them threats, most of the rest
@@ -382,11 +376,17 @@ fn long_vct_outlasts_a_full_proof_table() {
 /// the published win within half a million nodes.
 #[test]
 fn long_runs_of_fours_between_threats_are_reached_early() {
+    assert_published_win_within("vct_game_black_l17_1", 24, 500_000);
+}
+
+/// The VCT of the case `name`, with at most `moves` attacker moves, finds a win that
+/// replays and starts with the published first move, within `nodes` nodes.
+fn assert_published_win_within(name: &str, moves: u32, nodes: u64) {
     let Some(cases) = load_cases() else { return };
-    let case = case_named(&cases, "vct_game_black_l17_1");
-    let (line, nodes, aborted, took) = run_vct(case, 24, 500_000);
-    println!("{nodes} nodes, {took:.2?}");
-    assert!(!aborted, "no win within {nodes} nodes");
+    let case = case_named(&cases, name);
+    let (line, used, aborted, took) = run_vct(case, moves, nodes);
+    println!("{name}: {used} nodes, {took:.2?}");
+    assert!(!aborted, "{name}: no win within {used} nodes");
     let line = line.expect("the win is found");
     assert_published_first_move(case, &line);
 }
