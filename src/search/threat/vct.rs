@@ -65,7 +65,7 @@ const MOVE_LISTS_CAP: usize = 1 << 16;
 const FIRST_PASS_MOVES: u32 = 10;
 /// Attacker moves added with each further threat allowed. Three, not two: long lines of
 /// fours between the threats are common (vct_game_black_l17_1 needs 17 attacker moves
-/// with four threats, which two a threat reaches only in the fifth pass). On the quintet
+/// with four threats; at two moves a threat only the fifth pass has that many). On the quintet
 /// set at 550 ms per board, with 24 moves at most: 40 solved against 39 with two
 /// (l17_1 in 0.25 M nodes; with two, 0.71 M at 24 moves and never at 16).
 const MOVES_PER_THREAT: u32 = 3;
