@@ -264,40 +264,160 @@ impl PatternTables {
     #[inline]
     pub fn key(board: &Board, pos: Pos, color: Color, dir: Direction) -> u32 {
         let r = board.line_ref(pos, dir);
-        let own = board.line_stones(color, dir, r.line) as u64;
-        let opp = board.line_stones(color.opponent(), dir, r.line) as u64;
-        let valid = board.line_valid(dir, r.line) as u64;
-        let empty = board.line_empty(dir, r.line) as u64;
-        // Walls: off-board squares and blocked squares (neither stone nor empty).
-        let wall = !(own | opp | empty) | (!valid & 0xFFFF_FFFF) | (!0u64 << 32);
+        let line = LineMasks::of(board, dir, r.line);
+        line.key(color, r.bit)
+    }
+
+    /// True when both are the tables of one rule family pair (the same tables).
+    fn same(&self, other: &PatternTables) -> bool {
+        std::ptr::eq(self.tables[0], other.tables[0])
+            && std::ptr::eq(self.tables[1], other.tables[1])
+    }
+
+    /// The pattern read from the tables, never from a board's cache.
+    #[inline]
+    fn lookup(&self, board: &Board, pos: Pos, color: Color, dir: Direction) -> Pattern {
+        let key = Self::key(board, pos, color, dir);
+        Pattern::from_u8(self.tables[color.index()][key as usize])
+    }
+
+    /// The cache of `board` when it holds these tables' patterns and `pos` is empty (the
+    /// cache keeps empty squares only).
+    #[inline]
+    fn cache_of<'b>(&self, board: &'b Board, pos: Pos) -> Option<&'b PatternCache> {
+        board
+            .pattern_cache()
+            .filter(|c| c.tables.same(self) && board.is_empty(pos))
+    }
+
+    /// The pattern `color` would form on one line by playing `pos`.
+    #[inline]
+    pub fn pattern(&self, board: &Board, pos: Pos, color: Color, dir: Direction) -> Pattern {
+        match self.cache_of(board, pos) {
+            Some(cache) => cache.cells[pos.index()][color.index()][dir as usize],
+            None => self.lookup(board, pos, color, dir),
+        }
+    }
+
+    /// Patterns on all four lines.
+    #[inline(always)]
+    pub fn patterns(&self, board: &Board, pos: Pos, color: Color) -> [Pattern; 4] {
+        match self.cache_of(board, pos) {
+            Some(cache) => cache.cells[pos.index()][color.index()],
+            None => self.look_up_all(board, pos, color),
+        }
+    }
+
+    /// [`Self::patterns`] from the tables (kept out of line: the cached read is the hot
+    /// path in search).
+    #[inline(never)]
+    fn look_up_all(&self, board: &Board, pos: Pos, color: Color) -> [Pattern; 4] {
+        Direction::ALL.map(|dir| self.lookup(board, pos, color, dir))
+    }
+}
+
+/// One line's stones and walls, from which the key of any of its squares follows.
+struct LineMasks {
+    /// Stones by colour.
+    stones: [u64; 2],
+    /// Off-board and blocked squares (neither stone nor empty), and every bit past 31.
+    wall: u64,
+}
+
+impl LineMasks {
+    #[inline]
+    fn of(board: &Board, dir: Direction, line: usize) -> LineMasks {
+        let black = board.line_stones(Color::Black, dir, line) as u64;
+        let white = board.line_stones(Color::White, dir, line) as u64;
+        let valid = board.line_valid(dir, line) as u64;
+        let empty = board.line_empty(dir, line) as u64;
+        LineMasks {
+            stones: [black, white],
+            wall: !(black | white | empty) | (!valid & 0xFFFF_FFFF) | (!0u64 << 32),
+        }
+    }
+
+    /// The key of the square at `bit`, seen by `color`.
+    #[inline]
+    fn key(&self, color: Color, bit: u32) -> u32 {
+        let own = self.stones[color.index()];
+        let opp = self.stones[color.opponent().index()];
         // Shift so the window's first cell (bit - 5) lands on bit 0; cells below bit 0 are walls.
-        let shift = |m: u64, fill: u64| ((m << 5) | fill) >> r.bit;
+        let shift = |m: u64, fill: u64| ((m << 5) | fill) >> bit;
         let own_w = shift(own, 0);
         let opp_w = shift(opp, 0);
-        let wall_w = shift(wall, 0x1F);
+        let wall_w = shift(self.wall, 0x1F);
         let a = (own_w | wall_w) as u32; // low bit of each cell's two bits
         let b = (opp_w | wall_w) as u32; // high bit
         let lo = SPREAD[(a & 31) as usize] | (SPREAD[(b & 31) as usize] << 1);
         let hi = SPREAD[((a >> 6) & 31) as usize] | (SPREAD[((b >> 6) & 31) as usize] << 1);
         lo | (hi << 10)
     }
+}
 
-    /// The pattern `color` would form on one line by playing `pos`.
-    #[inline]
-    pub fn pattern(&self, board: &Board, pos: Pos, color: Color, dir: Direction) -> Pattern {
-        let key = Self::key(board, pos, color, dir);
-        Pattern::from_u8(self.tables[color.index()][key as usize])
+/// Every square's patterns on its four lines for both colours, kept by a board that has
+/// it enabled ([`Board::enable_patterns`]) up to date on each place and remove: a move
+/// changes the keys of the twenty squares around it on each of its lines only, while the
+/// search reads the patterns of every candidate square at every node.
+#[derive(Clone)]
+pub struct PatternCache {
+    tables: PatternTables,
+    /// `cells[square][colour][direction]`, right for every empty square (occupied ones
+    /// are brought up to date when emptied).
+    cells: Box<[[[Pattern; 4]; 2]]>,
+}
+
+impl PatternCache {
+    /// The patterns of every square of `board`.
+    pub fn new(board: &Board, tables: PatternTables) -> PatternCache {
+        let mut cache = PatternCache {
+            tables,
+            cells: vec![[[Pattern::Dead; 4]; 2]; crate::board::CELL_SLOTS].into_boxed_slice(),
+        };
+        for pos in board.positions() {
+            cache.refresh_square(board, pos);
+        }
+        cache
     }
 
-    /// Patterns on all four lines.
-    #[inline]
-    pub fn patterns(&self, board: &Board, pos: Pos, color: Color) -> [Pattern; 4] {
-        [
-            self.pattern(board, pos, color, Direction::Horizontal),
-            self.pattern(board, pos, color, Direction::Vertical),
-            self.pattern(board, pos, color, Direction::Diagonal),
-            self.pattern(board, pos, color, Direction::AntiDiagonal),
-        ]
+    /// Recompute one square's patterns.
+    pub fn refresh_square(&mut self, board: &Board, pos: Pos) {
+        for color in Color::BOTH {
+            self.cells[pos.index()][color.index()] =
+                Direction::ALL.map(|dir| self.tables.lookup(board, pos, color, dir));
+        }
+    }
+
+    /// True when this cache holds the patterns of `tables`.
+    pub fn holds(&self, tables: &PatternTables) -> bool {
+        self.tables.same(tables)
+    }
+
+    /// Recompute the empty squares whose keys a change at `pos` touched: those within five
+    /// cells of it on each of its lines (`board` already shows the change).
+    pub fn refresh_around(&mut self, board: &Board, pos: Pos) {
+        for dir in Direction::ALL {
+            let r = board.line_ref(pos, dir);
+            // One line's masks serve all its squares; its empty mask tells which of them
+            // are on the board and empty.
+            let line = LineMasks::of(board, dir, r.line);
+            let empty = board.line_empty(dir, r.line);
+            let (dx, dy) = dir.step();
+            let step = dx + dy * crate::board::MAX_SIZE as isize;
+            for offset in (-5i32..=5).filter(|&o| o != 0) {
+                let bit = r.bit as i32 + offset;
+                if !(0..32).contains(&bit) || empty & (1 << bit) == 0 {
+                    continue;
+                }
+                // A cell `offset` steps along the line (square indices are y * 32 + x).
+                let q = (pos.index() as isize + offset as isize * step) as usize;
+                for color in Color::BOTH {
+                    let key = line.key(color, bit as u32);
+                    self.cells[q][color.index()][dir as usize] =
+                        Pattern::from_u8(self.tables.tables[color.index()][key as usize]);
+                }
+            }
+        }
     }
 }
 
@@ -323,6 +443,22 @@ pub enum Threat {
     Five,
 }
 
+/// What each pattern adds to the byte-packed counts of [`PatternCounts::of`], by
+/// pattern: byte 0 counts fives, then open fours, closed fours, open threes, closed
+/// threes, open twos, closed twos and (byte 7) ones of either kind.
+const COUNT_BYTE: [u64; 10] = [
+    0,       // Dead
+    1 << 56, // B1
+    1 << 56, // F1
+    1 << 48, // B2
+    1 << 40, // F2
+    1 << 32, // B3
+    1 << 24, // F3
+    1 << 16, // B4
+    1 << 8,  // F4
+    1,       // F5
+];
+
 /// Counts of the line patterns of one move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PatternCounts {
@@ -345,24 +481,22 @@ pub struct PatternCounts {
 }
 
 impl PatternCounts {
-    /// Count patterns.
+    /// Count patterns. Each pattern adds one to its own byte of a 64-bit sum (four lines
+    /// never carry into the next byte): no branch per line.
     #[inline]
     pub fn of(patterns: &[Pattern; 4]) -> PatternCounts {
-        let mut c = PatternCounts::default();
-        for &p in patterns {
-            match p {
-                Pattern::F5 => c.f5 += 1,
-                Pattern::F4 => c.f4 += 1,
-                Pattern::B4 => c.b4 += 1,
-                Pattern::F3 => c.f3 += 1,
-                Pattern::B3 => c.b3 += 1,
-                Pattern::F2 => c.f2 += 1,
-                Pattern::B2 => c.b2 += 1,
-                Pattern::F1 | Pattern::B1 => c.f1 += 1,
-                Pattern::Dead => {}
-            }
+        let sum: u64 = patterns.iter().map(|&p| COUNT_BYTE[p as usize]).sum();
+        let [f5, f4, b4, f3, b3, f2, b2, f1] = sum.to_le_bytes();
+        PatternCounts {
+            f5,
+            f4,
+            b4,
+            f3,
+            b3,
+            f2,
+            b2,
+            f1,
         }
-        c
     }
 
     /// The combined threat.
@@ -407,16 +541,102 @@ mod tests {
         }
     }
 
-    /// The table agrees with the direct shape code on random positions, for every rule.
+    /// The packed count agrees with counting one line at a time, for every four lines.
     #[test]
-    fn tables_agree_with_direct_shapes() {
-        let mut rng = 0x1234_5678_9ABC_DEF0u64;
-        let mut next = move || {
+    fn counts_add_up_line_by_line() {
+        for code in 0..10u32.pow(4) {
+            let lines = [0, 1, 2, 3].map(|i| Pattern::from_u8((code / 10u32.pow(i) % 10) as u8));
+            let mut c = PatternCounts::default();
+            for p in lines {
+                match p {
+                    Pattern::F5 => c.f5 += 1,
+                    Pattern::F4 => c.f4 += 1,
+                    Pattern::B4 => c.b4 += 1,
+                    Pattern::F3 => c.f3 += 1,
+                    Pattern::B3 => c.b3 += 1,
+                    Pattern::F2 => c.f2 += 1,
+                    Pattern::B2 => c.b2 += 1,
+                    Pattern::F1 | Pattern::B1 => c.f1 += 1,
+                    Pattern::Dead => {}
+                }
+            }
+            assert_eq!(PatternCounts::of(&lines), c, "{lines:?}");
+        }
+    }
+
+    /// A fixed pseudo-random sequence for the random-position tests.
+    fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut rng = seed;
+        move || {
             rng ^= rng << 13;
             rng ^= rng >> 7;
             rng ^= rng << 17;
             rng
-        };
+        }
+    }
+
+    /// A board that keeps its patterns agrees with fresh table lookups on every square
+    /// (occupied ones are read fresh) after any run of places and removes of stones and
+    /// blocked squares, for every rule and on odd sizes.
+    #[test]
+    fn kept_patterns_match_a_fresh_lookup() {
+        let mut next = xorshift(0x0BAD_5EED_1234_5678);
+        for rule in Rule::ALL {
+            let tables = PatternTables::new(rule);
+            for &(w, h) in &[(15, 15), (20, 20), (7, 12), (32, 32)] {
+                let mut b = Board::new(w, h).unwrap();
+                b.enable_patterns(tables);
+                let mut placed: Vec<Pos> = Vec::new();
+                for step in 0..400 {
+                    if placed.is_empty() || !next().is_multiple_of(3) {
+                        let p =
+                            Pos::new((next() % w as u64) as usize, (next() % h as u64) as usize);
+                        if !b.is_empty(p) {
+                            continue;
+                        }
+                        let cell = match next() % 9 {
+                            0 => crate::board::Cell::Blocked,
+                            k if k.is_multiple_of(2) => crate::board::Cell::Stone(Color::Black),
+                            _ => crate::board::Cell::Stone(Color::White),
+                        };
+                        b.place(p, cell);
+                        placed.push(p);
+                    } else {
+                        let i = (next() % placed.len() as u64) as usize;
+                        b.remove(placed.swap_remove(i));
+                    }
+                    if step % 20 != 19 {
+                        continue;
+                    }
+                    for p in b.positions().collect::<Vec<_>>() {
+                        for color in Color::BOTH {
+                            let kept = tables.patterns(&b, p, color);
+                            let fresh = Direction::ALL.map(|d| tables.lookup(&b, p, color, d));
+                            assert_eq!(kept, fresh, "{rule:?} {w}x{h} at {p} for {color:?}");
+                        }
+                    }
+                }
+                // Emptied again, every square reads as on a fresh board.
+                for p in placed.drain(..) {
+                    b.remove(p);
+                }
+                let fresh = Board::new(w, h).unwrap();
+                for p in fresh.positions() {
+                    for color in Color::BOTH {
+                        assert_eq!(
+                            tables.patterns(&b, p, color),
+                            tables.patterns(&fresh, p, color)
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The table agrees with the direct shape code on random positions, for every rule.
+    #[test]
+    fn tables_agree_with_direct_shapes() {
+        let mut next = xorshift(0x1234_5678_9ABC_DEF0);
         for rule in Rule::ALL {
             let tables = PatternTables::new(rule);
             for _ in 0..60 {
@@ -426,7 +646,7 @@ mod tests {
                 for _ in 0..stones {
                     let p = Pos::new((next() % w as u64) as usize, (next() % h as u64) as usize);
                     if b.is_empty(p) {
-                        let c = if next() % 2 == 0 {
+                        let c = if next().is_multiple_of(2) {
                             Color::Black
                         } else {
                             Color::White

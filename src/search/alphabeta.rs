@@ -134,10 +134,13 @@ impl<'a> Worker<'a> {
         limits: &'a Limits,
         main: bool,
     ) -> Self {
+        let tables = PatternTables::new(position.rule());
+        let mut board = position.board().clone();
+        board.enable_patterns(tables);
         Worker {
-            board: position.board().clone(),
+            board,
             rule: position.rule(),
-            tables: PatternTables::new(position.rule()),
+            tables,
             tt,
             shared,
             external_stop,

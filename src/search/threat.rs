@@ -101,8 +101,13 @@ struct Spot {
 impl<'a> ThreatSolver<'a> {
     /// A solver for `attacker` on a copy of `board`.
     pub fn new(board: &Board, rule: Rule, attacker: Color, limits: ThreatLimits) -> Self {
+        let mut board = board.clone();
+        // The solver plays and takes back far more stones than it reads patterns of (it
+        // looks only at the squares of few windows): keeping every square's patterns
+        // would cost it several times what it saves.
+        board.disable_patterns();
         ThreatSolver {
-            board: board.clone(),
+            board,
             rule,
             attacker,
             tables: PatternTables::new(rule),
