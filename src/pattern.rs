@@ -274,11 +274,16 @@ impl PatternTables {
             && std::ptr::eq(self.tables[1], other.tables[1])
     }
 
+    /// The pattern of a key seen by `color`.
+    #[inline]
+    fn of_key(&self, color: Color, key: u32) -> Pattern {
+        Pattern::from_u8(self.tables[color.index()][key as usize])
+    }
+
     /// The pattern read from the tables, never from a board's cache.
     #[inline]
     fn lookup(&self, board: &Board, pos: Pos, color: Color, dir: Direction) -> Pattern {
-        let key = Self::key(board, pos, color, dir);
-        Pattern::from_u8(self.tables[color.index()][key as usize])
+        self.of_key(color, Self::key(board, pos, color, dir))
     }
 
     /// The cache of `board` when it holds these tables' patterns and `pos` is empty (the
@@ -335,6 +340,12 @@ impl LineMasks {
             stones: [black, white],
             wall: !(black | white | empty) | (!valid & 0xFFFF_FFFF) | (!0u64 << 32),
         }
+    }
+
+    /// The line's empty on-board squares (neither stone nor wall).
+    #[inline]
+    fn empty(&self) -> u32 {
+        !(self.stones[0] | self.stones[1] | self.wall) as u32
     }
 
     /// The key of the square at `bit`, seen by `color`.
@@ -401,7 +412,7 @@ impl PatternCache {
             // One line's masks serve all its squares; its empty mask tells which of them
             // are on the board and empty.
             let line = LineMasks::of(board, dir, r.line);
-            let empty = board.line_empty(dir, r.line);
+            let empty = line.empty();
             let (dx, dy) = dir.step();
             let step = dx + dy * crate::board::MAX_SIZE as isize;
             for offset in (-5i32..=5).filter(|&o| o != 0) {
@@ -412,9 +423,8 @@ impl PatternCache {
                 // A cell `offset` steps along the line (square indices are y * 32 + x).
                 let q = (pos.index() as isize + offset as isize * step) as usize;
                 for color in Color::BOTH {
-                    let key = line.key(color, bit as u32);
                     self.cells[q][color.index()][dir as usize] =
-                        Pattern::from_u8(self.tables.tables[color.index()][key as usize]);
+                        self.tables.of_key(color, line.key(color, bit as u32));
                 }
             }
         }
