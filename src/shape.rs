@@ -4,7 +4,7 @@
 //! This is computed directly from the line masks and is used to score candidate moves.
 
 use crate::board::{Board, Color, Direction, Pos};
-use crate::rules::{line_run_wins, window_mask, Rule};
+use crate::rules::{at_least, line_run_wins, window_mask, Rule};
 
 /// What one move forms on one line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -100,7 +100,7 @@ pub fn line_shape(board: &Board, pos: Pos, color: Color, rule: Rule, dir: Direct
     if line_run_wins(own, opp, r.bit, color, rule) {
         return LineShape::Five;
     }
-    if (own & window_mask(r.bit, 4)).count_ones() < 3 {
+    if !at_least(own & window_mask(r.bit, 4), 3) {
         return LineShape::None;
     }
     let fives = completing_squares(own, opp, empty, r.bit, color, rule);
@@ -116,7 +116,7 @@ pub fn line_shape(board: &Board, pos: Pos, color: Color, rule: Rule, dir: Direct
         extensions &= extensions - 1;
         let own2 = own | (1 << q);
         let points = completing_squares(own2, opp, empty & !(1 << q), r.bit, color, rule);
-        if points.count_ones() >= 2 {
+        if at_least(points, 2) {
             return LineShape::OpenThree;
         }
         if points != 0 {

@@ -572,20 +572,31 @@ fn row_squares(rows: &[u32], height: usize) -> impl Iterator<Item = Pos> + '_ {
 /// square.
 fn window_squares(board: &Board, color: Color, min_own: u32) -> [u32; MAX_SIZE] {
     let mut rows = [0u32; MAX_SIZE];
+    let height = board.height();
     for dir in Direction::ALL {
         for line in 0..board.line_count(dir) {
             let own = board.line_stones(color, dir, line);
-            if own.count_ones() < min_own {
+            if !rules::at_least(own, min_own) {
                 continue;
             }
             let empty = board.line_empty(dir, line);
             let mut squares = empty & rules::window_cells(own, empty, min_own);
+            if dir == Direction::Horizontal {
+                // A row's bits are its squares' x: the mask is the row itself.
+                rows[line] |= squares;
+                continue;
+            }
+            // The squares are empty, so on the board: their coordinates follow from the
+            // line's geometry without the bounds checks of `Board::pos_on_line`.
             while squares != 0 {
-                let bit = squares.trailing_zeros();
+                let bit = squares.trailing_zeros() as usize;
                 squares &= squares - 1;
-                if let Some(p) = board.pos_on_line(dir, line, bit as i32) {
-                    rows[p.y()] |= 1 << p.x();
-                }
+                let (x, y) = match dir {
+                    Direction::Vertical => (line, bit),
+                    Direction::Diagonal => (bit, bit + height - 1 - line),
+                    _ => (bit, line - bit),
+                };
+                rows[y] |= 1 << x;
             }
         }
     }

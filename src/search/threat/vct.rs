@@ -469,15 +469,17 @@ impl ThreatSolver<'_> {
         };
         let a = self.attacker;
         let hash = self.board.hash();
-        let children: Vec<Node> = moves
-            .iter()
-            .map(|m| Node::new(hash ^ zobrist_stone(a, m.pos), budget.after(m.kind), false))
-            .collect();
+        // Children's keys are made when needed: a few operations, against an allocation on
+        // every visit of the node.
+        let child = |i: usize| {
+            let m = moves[i];
+            Node::new(hash ^ zobrist_stone(a, m.pos), budget.after(m.kind), false)
+        };
         // Every child from the tables on every visit: the search below another node often
         // settles one by transposition. Within this loop only the child just searched can
         // change (its subtree holds more stones than its siblings), unless a table was
         // emptied: so the others are looked up again only then.
-        let look_up = |s: &Self, i: usize| s.numbers(&children[i], moves[i].kind.initial());
+        let look_up = |s: &Self, i: usize| s.numbers(&child(i), moves[i].kind.initial());
         let base = self.child_numbers.len();
         self.child_numbers.resize(base + moves.len(), UNKNOWN);
         let mut generation = None;
@@ -500,7 +502,7 @@ impl ThreatSolver<'_> {
             };
             let pos = moves[c.best].pos;
             self.play(pos, a);
-            self.defence_node(children[c.best].budget, pos, child_limit);
+            self.defence_node(child(c.best).budget, pos, child_limit);
             self.undo(pos);
             self.child_numbers[base + c.best] = look_up(self, c.best);
         }
@@ -533,13 +535,10 @@ impl ThreatSolver<'_> {
         };
         let d = self.attacker.opponent();
         let hash = self.board.hash();
-        let children: Vec<Node> = replies
-            .iter()
-            .map(|&q| Node::new(hash ^ zobrist_stone(d, q), budget, true))
-            .collect();
+        let child = |i: usize| Node::new(hash ^ zobrist_stone(d, replies[i]), budget, true);
         // As at the attacker's nodes: only the child searched changes, barring a table
         // emptied.
-        let look_up = |s: &Self, i: usize| s.numbers(&children[i], UNKNOWN);
+        let look_up = |s: &Self, i: usize| s.numbers(&child(i), UNKNOWN);
         let base = self.child_numbers.len();
         self.child_numbers.resize(base + replies.len(), UNKNOWN);
         let mut generation = None;
