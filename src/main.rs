@@ -45,6 +45,7 @@ fn main() {
 }
 
 fn run_protocol() {
+    rensa::pattern::warm_in_background();
     let input = spawn_reader(std::io::stdin());
     let (out, writer) = spawn_writer(std::io::stdout());
     let exit = {

@@ -228,6 +228,21 @@ pub fn warm(rule: Rule) {
     let _ = PatternTables::new(rule);
 }
 
+/// Start building, each on a thread of its own, the two tables that freestyle, standard
+/// and renju use (caro's are built when a caro rule is chosen). A manager that sends
+/// `INFO rule` and then the position at once would otherwise see the first move pay for
+/// the build: the move's clock runs from the reading of `BOARD` or `BEGIN`, while the
+/// session is still busy with the `INFO`. A search that needs a table first waits for
+/// the build already under way instead of starting another.
+pub fn warm_in_background() {
+    for rule in [Rule::Freestyle, Rule::Standard] {
+        // Best effort: where no thread can be made, the first use builds the table.
+        let _ = std::thread::Builder::new()
+            .name(format!("tables-{}", rule.code()))
+            .spawn(move || warm(rule));
+    }
+}
+
 /// Spread the low five bits of `m` to the even bits of a ten-bit number.
 const fn spread5(m: u32) -> u32 {
     (m & 1) | ((m & 2) << 1) | ((m & 4) << 2) | ((m & 8) << 3) | ((m & 16) << 4)
