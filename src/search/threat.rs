@@ -170,6 +170,11 @@ impl<'a> ThreatSolver<'a> {
         self.aborted
     }
 
+    /// True under the Caro rules, where a five closed at both ends does not count.
+    fn capping(&self) -> bool {
+        matches!(self.rule, Rule::Caro | Rule::CaroExact)
+    }
+
     fn fouls(&self, color: Color) -> bool {
         self.rule.has_fouls_for(color)
     }
@@ -540,9 +545,6 @@ fn vcf_side_salt(color: Color) -> u64 {
     }
 }
 
-/// Most fours in the VCF that makes a quiet move a threat inside the VCT.
-const QUIET_THREAT_FOURS: u32 = 8;
-
 /// Could a move with these patterns (no four, no three) set up a VCF? It must leave a line
 /// where the attacker has three stones in a window (a closed three), or two open twos.
 fn may_threaten_vcf(c: &PatternCounts) -> bool {
@@ -603,11 +605,28 @@ fn window_squares(board: &Board, color: Color, min_own: u32) -> [u32; MAX_SIZE] 
     rows
 }
 
-/// Are `p` and `q` on one line (row, column or diagonal) at most `reach` cells apart?
-fn aligned_within(p: Pos, q: Pos, reach: usize) -> bool {
-    let dx = p.x().abs_diff(q.x());
-    let dy = p.y().abs_diff(q.y());
-    (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= reach
+/// Are `p` and `q` on one of the lines through `p` picked by `lines` (bit `i` for
+/// `Direction::ALL[i]`), at most `reach` cells apart? (`p` itself counts.)
+fn aligned_along(p: Pos, q: Pos, lines: u8, reach: usize) -> bool {
+    let dx = q.x() as isize - p.x() as isize;
+    let dy = q.y() as isize - p.y() as isize;
+    if dx.unsigned_abs().max(dy.unsigned_abs()) > reach {
+        return false;
+    }
+    let direction = if dx == 0 && dy == 0 {
+        return true;
+    } else if dy == 0 {
+        Direction::Horizontal
+    } else if dx == 0 {
+        Direction::Vertical
+    } else if dx == dy {
+        Direction::Diagonal
+    } else if dx == -dy {
+        Direction::AntiDiagonal
+    } else {
+        return false;
+    };
+    lines & (1 << direction as u8) != 0
 }
 
 /// Empty squares within four cells of `pos` along its four lines (where a four through

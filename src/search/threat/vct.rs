@@ -26,8 +26,8 @@
 //! own holds without any of that.
 
 use super::{
-    aligned_within, line_neighbours, line_squares_within, may_threaten_vcf, row_squares,
-    ThreatSolver, QUIET_THREAT_FOURS,
+    aligned_along, line_neighbours, line_squares_within, may_threaten_vcf, row_squares,
+    ThreatSolver,
 };
 use crate::board::{zobrist_stone, Cell, Direction, Pos};
 use crate::pattern::{Pattern, PatternCounts, Threat};
@@ -71,9 +71,21 @@ const FIRST_PASS_MOVES: u32 = 10;
 const MOVES_PER_THREAT: u32 = 3;
 
 /// Most fours in the defender's own VCF looked for at a defender node. Short looks pay:
-/// on vct_game_black_l11_3 a limit of 4 takes 1.78 M nodes against 2.43 M with none,
-/// and deeper looks (8, 16) about 2.3 M (the VCF nodes count too).
-const DEFENDER_VCF_FOURS: u32 = 4;
+/// on vct_game_black_l11_3 a limit of 4 took 1.78 M nodes against 2.43 M with none,
+/// and deeper looks (8, 16) about 2.3 M (the VCT's VCF nodes count too). With defences
+/// that must stop every follow-up and short quiet threats (below), 3 fours solve the 38
+/// vct_game boards in 4.74 M nodes against 5.26 M with 4.
+const DEFENDER_VCF_FOURS: u32 = 3;
+
+/// Most fours in the VCF that makes the root's quiet move a threat (a fukumi may need a
+/// long one: vct_fukumi is lost with 2).
+const ROOT_QUIET_THREAT_FOURS: u32 = 8;
+
+/// Most fours in the VCF that makes a later quiet move a threat: 2, the quintet set's own
+/// threat limit (a four, then an open four or a four-three). Longer ones multiply the
+/// defences and rarely win sooner: the 38 vct_game boards take 4.74 M nodes against
+/// 5.96 M with 3 and 6.18 M with 8.
+const QUIET_THREAT_FOURS: u32 = 2;
 
 /// Attacker moves after the first that may still be quiet VCF threats.
 const QUIET_MOVES_AFTER_ROOT: u32 = 2;
@@ -286,6 +298,46 @@ fn sum_limit(limit: u32, sum: u32, own: u32) -> u32 {
         INF
     } else {
         limit - sum + own
+    }
+}
+
+/// A winning follow-up the attacker threatens after a non-four move: an open four (or
+/// two fours) or a four-three at `pos`.
+struct FollowUp {
+    pos: Pos,
+    /// The directions (bit `i` for `Direction::ALL[i]`) of the lines it wins on: its
+    /// fours, and for a four-three its three too.
+    lines: u8,
+    /// Squares off those lines where a defender stone would turn the four-three's forced
+    /// block into a four (see [`ThreatSolver::four_three_defences`]).
+    extra: Vec<Pos>,
+}
+
+impl FollowUp {
+    fn new(solver: &ThreatSolver<'_>, pos: Pos, threat: Threat, extra: Vec<Pos>) -> FollowUp {
+        let least = if threat >= Threat::OpenFour {
+            Pattern::B4
+        } else {
+            Pattern::B3
+        };
+        let patterns = solver.tables.patterns(&solver.board, pos, solver.attacker);
+        let lines = patterns
+            .iter()
+            .enumerate()
+            .filter(|(_, &p)| p >= least)
+            .fold(0u8, |m, (i, _)| m | 1 << i);
+        FollowUp { pos, lines, extra }
+    }
+
+    /// Can a defender stone at `q` stop this follow-up? Only on its winning lines, within
+    /// reach of their patterns (five cells: a renju five must not be an overline), or on
+    /// one of its extra squares. Elsewhere a stone changes none of the patterns it wins
+    /// with, and makes no fours or fives of the attacker's (renju's rule that a three is
+    /// real only where its four may be played would let a far stone turn a false three
+    /// through `pos` into a real one and so make `pos` a double three: like the rest of
+    /// the solver's move rules, this ignores such cascades).
+    fn stopped_by(&self, q: Pos) -> bool {
+        aligned_along(self.pos, q, self.lines, 5) || self.extra.contains(&q)
     }
 }
 
@@ -718,42 +770,69 @@ impl ThreatSolver<'_> {
         // The attacker threatens an open four (or a four-three): stop it on its lines, or
         // counter with fours. Only threats the attacker may legally play count.
         let attacker = self.spots(a, 2, |c| c.f4 + c.b4 > 0 || c.f3 > 0);
-        let mut follow_ups: Vec<Pos> = Vec::new();
-        let mut extra: Vec<Pos> = Vec::new();
+        // Under Caro rules a five closed at both ends does not count: a block may also
+        // cap the other five of an open four, and a square that caps is no square where
+        // the attacker makes a four.
+        let capping = self.capping();
+        let mut follow_ups: Vec<FollowUp> = Vec::new();
         let mut open_four = false;
         for s in &attacker {
             let t = s.counts.threat();
             if t >= Threat::FourThree && !self.spot_forbidden(s, a) {
-                if t < Threat::OpenFour {
+                let extra = if t < Threat::OpenFour {
                     match self.four_three_defences(s.pos) {
-                        Some(squares) => extra.extend(squares),
+                        Some(squares) => squares,
                         None => continue,
                     }
-                }
+                } else if capping && !self.sure_open_four(s.pos) {
+                    continue;
+                } else {
+                    Vec::new()
+                };
                 open_four |= t >= Threat::OpenFour;
-                follow_ups.push(s.pos);
+                follow_ups.push(FollowUp::new(self, s.pos, t, extra));
             }
         }
         if follow_ups.is_empty() {
             return self.quiet_threat_defences(depth);
         }
-        // A defence must change a follow-up's lines: a square where the attacker would make
-        // a four (or, against a four-three only, a three) on a line through a follow-up,
-        // within reach of its patterns.
-        let mut set: Vec<Pos> = attacker
-            .iter()
-            .filter(|s| s.counts.f4 + s.counts.b4 > 0 || (!open_four && s.counts.f3 > 0))
-            .map(|s| s.pos)
-            .filter(|&q| follow_ups.iter().any(|&f| aligned_within(f, q, 5)))
-            .collect();
+        // A defence must stop every follow-up (the attacker plays any one it leaves
+        // standing): a square where the attacker would make a four (or, against
+        // four-threes only, a three) on the lines of each follow-up, or where a defender
+        // stone turns a four-three's forced block into a four. Or it counters with a four.
+        let stops_all = |q: Pos| follow_ups.iter().all(|f| f.stopped_by(q));
+        let mut set: Vec<Pos> = if capping {
+            // Every empty square on the follow-ups' winning lines within reach.
+            let mut near: Vec<Pos> = Vec::new();
+            for f in &follow_ups {
+                for (i, &dir) in Direction::ALL.iter().enumerate() {
+                    if f.lines & (1 << i) != 0 {
+                        near.extend(line_squares_within(&self.board, f.pos, dir, 5));
+                    }
+                }
+            }
+            near.sort();
+            near.dedup();
+            near.retain(|&q| stops_all(q));
+            near
+        } else {
+            attacker
+                .iter()
+                .filter(|s| s.counts.f4 + s.counts.b4 > 0 || (!open_four && s.counts.f3 > 0))
+                .map(|s| s.pos)
+                .filter(|&q| stops_all(q))
+                .collect()
+        };
+        for f in &follow_ups {
+            for &q in &f.extra {
+                if !set.contains(&q) && stops_all(q) {
+                    set.push(q);
+                }
+            }
+        }
         for s in self.spots(d, 3, |c| c.f4 + c.b4 > 0) {
             if !set.contains(&s.pos) {
                 set.push(s.pos);
-            }
-        }
-        for q in extra {
-            if !set.contains(&q) {
-                set.push(q);
             }
         }
         set.sort();
@@ -764,8 +843,21 @@ impl ThreatSolver<'_> {
             }
         }
         if replies.is_empty() {
-            // No legal defence at all cannot happen in practice; be conservative.
-            return Defences::NoThreat;
+            // No one square stops them all, and the defender has no four: every reply
+            // loses. One legal square on a follow-up's lines stands for them all (the
+            // search shows it lost, and the line through it is the proof).
+            let mut near: Vec<Pos> = attacker
+                .iter()
+                .map(|s| s.pos)
+                .filter(|&q| follow_ups.iter().any(|f| f.stopped_by(q)))
+                .collect();
+            near.sort();
+            match near.into_iter().find(|&q| !self.forbidden(q, d)) {
+                Some(q) => replies.push(q),
+                // No legal square near the threats cannot happen in practice; be
+                // conservative.
+                None => return Defences::NoThreat,
+            }
         }
         Defences::Replies {
             replies,
@@ -786,6 +878,17 @@ impl ThreatSolver<'_> {
         extra
     }
 
+    /// Does the attacker's move at `g` leave fives that no defender move stops (an open
+    /// four or two fours)? Under Caro rules one block may also close the other five at
+    /// its far end.
+    fn sure_open_four(&mut self, g: Pos) -> bool {
+        self.play(g, self.attacker);
+        let completions = self.fives_through(g, self.attacker);
+        let sure = !completions.is_empty() && self.five_defences(&completions).is_empty();
+        self.undo(g);
+        sure
+    }
+
     /// [`Self::four_three_defences`] with the four-three at `f` played.
     fn block_defences(&mut self, f: Pos) -> Option<Vec<Pos>> {
         let a = self.attacker;
@@ -800,12 +903,12 @@ impl ThreatSolver<'_> {
             if patterns.iter().any(|&p| p >= Pattern::B4) {
                 return None;
             }
-            if self.fouls(a) {
+            if self.fouls(a) || self.capping() {
                 self.play(b, d);
                 let open_four = line_neighbours(&self.board, f).into_iter().any(|g| {
                     self.spot(g, a).is_some_and(|s| {
                         s.counts.threat() >= Threat::OpenFour && !self.spot_forbidden(&s, a)
-                    })
+                    }) && (!self.capping() || self.sure_open_four(g))
                 });
                 self.undo(b);
                 if !open_four {
@@ -844,7 +947,12 @@ impl ThreatSolver<'_> {
         if depth == 0 {
             return Defences::NoThreat;
         }
-        let Some(line) = self.vcf_attack(depth.min(QUIET_THREAT_FOURS), &[]) else {
+        let fours = if depth + 1 == self.root_depth {
+            ROOT_QUIET_THREAT_FOURS
+        } else {
+            QUIET_THREAT_FOURS
+        };
+        let Some(line) = self.vcf_attack(depth.min(fours), &[]) else {
             return Defences::NoThreat;
         };
         let a = self.attacker;
@@ -1041,6 +1149,101 @@ mod tests {
         s.undo(g9);
         assert_eq!(s.vct(), None);
         assert!(!s.aborted());
+    }
+
+    /// Every square the defences leave out after a three loses: the attacker then wins
+    /// by fours (an open four, a four-three's two fours, or a quiet threat's VCF line).
+    /// Checked for every three the attacker has in `board`, over every legal defender
+    /// square near the stones.
+    fn left_out_squares_lose(board: &Board, rule: Rule, attacker: Color) -> usize {
+        let limits = ThreatLimits {
+            max_attacker_moves: 10,
+            max_nodes: u64::MAX,
+        };
+        let mut s = ThreatSolver::new(board, rule, attacker, limits);
+        s.root_depth = 10;
+        let d = attacker.opponent();
+        if !s.fives(attacker).is_empty() || !s.fives(d).is_empty() {
+            return 0;
+        }
+        let moves = s.attack_moves(budget(10, 2, FULL_QUIET), &[]);
+        let mut checked = 0;
+        for m in moves.iter().filter(|m| m.kind == Kind::Three) {
+            s.play(m.pos, attacker);
+            if let Defences::Replies { replies, .. } = s.defences(9, m.pos) {
+                let rows = candidate_rows(&s.board);
+                for q in row_squares(&rows, s.board.height()) {
+                    if replies.contains(&q) || s.forbidden(q, d) {
+                        continue;
+                    }
+                    s.play(q, d);
+                    s.failed.clear();
+                    let won = s.vcf_attack(ROOT_QUIET_THREAT_FOURS, &[]).is_some();
+                    s.undo(q);
+                    assert!(
+                        won,
+                        "after the three at {:?} the left-out reply {q:?} holds\n{}",
+                        m.pos,
+                        s.board.to_ascii()
+                    );
+                    checked += 1;
+                }
+            }
+            s.undo(m.pos);
+        }
+        checked
+    }
+
+    #[test]
+    fn defences_against_threes_leave_out_only_losing_squares() {
+        // An open three beside a closed three of Black's on a crossing column: the
+        // column's four squares do not stop the row's open fours.
+        let board = Board::from_ascii(
+            "...............
+             ...............
+             ...............
+             ...............
+             ...............
+             .......O.......
+             .......X.......
+             .....X.X.......
+             ......X........
+             .......X.......
+             ...............
+             ...............
+             ...............
+             ...............
+             ...............",
+        )
+        .unwrap();
+        let mut checked = 0;
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            for attacker in Color::BOTH {
+                checked += left_out_squares_lose(&board, rule, attacker);
+            }
+        }
+        assert!(checked > 100, "only {checked} squares checked");
+    }
+
+    /// The same over the quintet set's renju boards (skipped without the test data,
+    /// unless `RENSA_REQUIRE_TESTDATA` is set).
+    #[test]
+    fn defences_on_the_quintet_boards_leave_out_only_losing_squares() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/testdata/quintet/cases");
+        let cases = match crate::quintet::load(&dir) {
+            Ok(cases) => cases,
+            Err(e) if std::env::var_os("RENSA_REQUIRE_TESTDATA").is_none() => {
+                eprintln!("skipped: {e}");
+                return;
+            }
+            Err(e) => panic!("{e}"),
+        };
+        let checked: usize = cases
+            .iter()
+            .map(|c| left_out_squares_lose(&c.board, Rule::Renju, c.attacker))
+            .sum();
+        assert!(checked > 1_000, "only {checked} squares checked");
     }
 
     #[test]
