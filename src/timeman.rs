@@ -47,6 +47,10 @@ pub struct Budget {
     pub optimum: Duration,
     /// Hard limit: the move must be out by then.
     pub maximum: Duration,
+    /// True when only a per-move limit applies: time the move leaves unused is lost (with
+    /// a game clock it is there for later moves), so work that can still pay off may go
+    /// on to the hard limit.
+    pub unused_is_lost: bool,
 }
 
 impl TimeSettings {
@@ -91,6 +95,7 @@ impl TimeSettings {
             return Budget {
                 optimum: day,
                 maximum: day,
+                unused_is_lost: false,
             };
         };
         if ceiling <= INSTANT_CEILING_MS {
@@ -98,6 +103,7 @@ impl TimeSettings {
             return Budget {
                 optimum: Duration::ZERO,
                 maximum: Duration::ZERO,
+                unused_is_lost: false,
             };
         }
         let margin = (BASE_MARGIN_MS + ceiling / 20).min(MAX_MARGIN_MS);
@@ -122,6 +128,7 @@ impl TimeSettings {
         Budget {
             optimum: Duration::from_millis(optimum.max(0) as u64),
             maximum: Duration::from_millis(maximum.max(0) as u64),
+            unused_is_lost: left.is_none(),
         }
     }
 
@@ -267,6 +274,20 @@ mod tests {
         let c = clocked.budget(200);
         assert_eq!(ms(c.maximum), ms(b.maximum));
         assert_eq!(ms(c.optimum), ms(c.maximum) * 6 / 10);
+        // Only without the game clock is the time a move leaves unused lost.
+        assert!(b.unused_is_lost);
+        assert!(!c.unused_is_lost);
+        // Nor with no limit at all, nor for the instant move.
+        let unlimited = TimeSettings {
+            match_ms: Some(0),
+            ..Default::default()
+        };
+        assert!(!unlimited.budget(200).unused_is_lost);
+        let instant = TimeSettings {
+            turn_ms: Some(0),
+            ..Default::default()
+        };
+        assert!(!instant.budget(200).unused_is_lost);
     }
 
     #[test]

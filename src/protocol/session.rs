@@ -425,6 +425,7 @@ impl Session {
             maximum: budget.maximum,
             max_nodes: options.max_nodes,
             max_depth: options.max_depth,
+            unused_is_lost: budget.unused_is_lost,
         };
         let (chosen, flow) = if budget.maximum <= INSTANT_THRESHOLD || self.input_closed {
             (Engine::instant_move(&self.position), Flow::Continue)

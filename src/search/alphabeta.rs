@@ -576,14 +576,17 @@ impl AlphaBetaSearcher {
     /// Root threat solving: a VCF of our own, then a VCT, together within a share of the
     /// optimum time (see [`threat_share`]; or fixed node budgets when the search is bounded by depth or nodes,
     /// so that bench and fixed-node play stay deterministic).
-    fn root_threats(
+    ///
+    /// Returns the win found, and the VCT solver when its search ran out of time (to be
+    /// resumed with time the main search leaves unused).
+    fn root_threats<'s>(
         &self,
         position: &Position,
         limits: &Limits,
-        stop: &AtomicBool,
+        stop: &'s AtomicBool,
         nodes: &mut u64,
         with_vct: bool,
-    ) -> Option<Vec<Pos>> {
+    ) -> (Option<Vec<Pos>>, Option<ThreatSolver<'s>>) {
         let me = position.to_move();
         // With a depth or node limit the solvers get node budgets (deterministic for bench
         // and fixed-node play); otherwise a share of the optimum time. The hard time limit
@@ -598,7 +601,7 @@ impl AlphaBetaSearcher {
             (20_000 * d, 5_000 * d)
         } else {
             if share < Duration::from_millis(2) {
-                return None;
+                return (None, None);
             }
             (u64::MAX, u64::MAX)
         };
@@ -617,7 +620,7 @@ impl AlphaBetaSearcher {
         let found = solver.vcf();
         *nodes += solver.nodes();
         if found.is_some() || !with_vct {
-            return found;
+            return (found, None);
         }
         let mut solver = ThreatSolver::new(
             position.board(),
@@ -632,7 +635,8 @@ impl AlphaBetaSearcher {
         .with_deadline(deadline);
         let found = solver.vct();
         *nodes += solver.nodes();
-        found
+        let resumable = found.is_none() && solver.can_resume_vct();
+        (found, resumable.then_some(solver))
     }
 }
 
@@ -694,9 +698,11 @@ impl Searcher for AlphaBetaSearcher {
             && root.their_fives.is_empty()
             && limits.max_nodes.is_none()
             && limits.max_depth.is_none();
+        let mut unfinished_vct = None;
         if root.their_fives.is_empty() && self.use_threat_solvers {
-            let found =
+            let (found, unfinished) =
                 self.root_threats(position, limits, stop, &mut threat_nodes, !dedicated_vct);
+            unfinished_vct = unfinished;
             if let Some(line) = found {
                 let len = line.len() as i32;
                 return SearchOutcome {
@@ -877,8 +883,36 @@ impl Searcher for AlphaBetaSearcher {
                 pv,
             });
         });
+        let mut vct_line = vct_line.into_inner().ok().flatten();
+        if let Some(solver) = unfinished_vct.as_mut() {
+            // Only a per-move limit: the time the main search left before the hard limit
+            // is lost unless used now. The root VCT goes on where it stopped; its move
+            // replaces the main search's only with a proven win.
+            let undecided = main_result.as_ref().is_some_and(|r| !is_decisive(r.score));
+            let deadline = limits.start + limits.maximum.saturating_sub(VCT_RESUME_SLACK);
+            if limits.unused_is_lost
+                && undecided
+                && limits.max_nodes.is_none()
+                && limits.max_depth.is_none()
+                && !stop.load(Ordering::Relaxed)
+                && Instant::now() + MIN_VCT_RESUME < deadline
+            {
+                solver.set_deadline(deadline);
+                let before = solver.nodes();
+                log::debug!("root VCT resumed at {:?}", limits.elapsed());
+                vct_line = solver.resume_vct();
+                log::debug!(
+                    "root VCT {} at {:?}",
+                    if vct_line.is_some() { "won" } else { "stopped" },
+                    limits.elapsed()
+                );
+                shared
+                    .nodes
+                    .fetch_add(solver.nodes() - before, Ordering::Relaxed);
+            }
+        }
         let nodes = shared.nodes.load(Ordering::Relaxed);
-        if let Some(line) = vct_line.into_inner().ok().flatten() {
+        if let Some(line) = vct_line {
             let len = line.len() as i32;
             return SearchOutcome {
                 best: line[0],
@@ -921,6 +955,14 @@ fn threat_share(optimum: Duration) -> f64 {
     let ms = optimum.as_secs_f64() * 1000.0;
     0.25 + 0.5 * ((ms - 200.0) / 300.0).clamp(0.0, 1.0)
 }
+
+/// Least time worth resuming the root VCT for after the main search (see
+/// [`Limits::unused_is_lost`]).
+const MIN_VCT_RESUME: Duration = Duration::from_millis(5);
+
+/// Time kept back from the hard limit when the root VCT is resumed: for building its
+/// line and freeing its tables (3 ms seen after a 0.5 s VCT).
+const VCT_RESUME_SLACK: Duration = Duration::from_millis(10);
 
 /// Time for the threat thread's look for an opponent VCT after one candidate root move: a
 /// quarter of the optimum (at least 10 ms).

@@ -29,6 +29,9 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     /// Stop after this depth (None: unlimited).
     pub max_depth: Option<u32>,
+    /// Time left unused before `maximum` is lost (only a per-move limit applies): the
+    /// root VCT may then go on with it once the main search is done.
+    pub unused_is_lost: bool,
 }
 
 impl Limits {
@@ -40,6 +43,7 @@ impl Limits {
             maximum: Duration::from_secs(86_400),
             max_nodes: None,
             max_depth: None,
+            unused_is_lost: false,
         }
     }
 
