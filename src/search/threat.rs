@@ -291,7 +291,7 @@ impl<'a> ThreatSolver<'a> {
     fn five_defences(&mut self, completions: &[Pos]) -> Vec<Pos> {
         let a = self.attacker;
         let d = a.opponent();
-        if !matches!(self.rule, Rule::Caro | Rule::CaroExact) {
+        if !self.capping() {
             return match *completions {
                 [c] if !self.forbidden(c, d) => vec![c],
                 _ => Vec::new(),
@@ -399,7 +399,7 @@ impl<'a> ThreatSolver<'a> {
         }
         // Under Caro rules a four may also stop the defender's fives by closing them at
         // both ends; otherwise it must stand on the defender's only five.
-        let capping = matches!(self.rule, Rule::Caro | Rule::CaroExact);
+        let capping = self.capping();
         if their_fives.len() >= 2 && !capping {
             return None;
         }
@@ -868,8 +868,7 @@ mod tests {
              ...............",
         )
         .unwrap();
-        let whole = ThreatSolver::new(&b, Rule::Renju, Color::Black, limits(6));
-        let mut whole = whole;
+        let mut whole = ThreatSolver::new(&b, Rule::Renju, Color::Black, limits(6));
         assert!(whole.vct().is_some(), "black wins by threes");
         let needed = whole.nodes();
         assert!(needed > 8, "too small a search to cut: {needed} nodes");

@@ -1226,8 +1226,9 @@ mod tests {
 
     #[test]
     fn defences_against_threes_leave_out_only_losing_squares() {
-        // An open three beside a closed three of Black's on a crossing column: the
-        // column's four squares do not stop the row's open fours.
+        // Black's split three on the H column (White caps it above) crossing Black's
+        // diagonal three at H6: Black's threes have follow-ups on more than one line.
+        // (White, with one stone, has none: its runs check nothing.)
         let board = Board::from_ascii(
             "...............
              ...............
