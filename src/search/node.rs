@@ -221,10 +221,11 @@ pub fn analyse(
 
 /// Is the empty square `pos`, where Black would make the patterns `black`, a renju foul?
 /// The patterns rule most squares out at once (a foul needs two threes or fours, or a
-/// four that may be a double four on its line), an overline by a count of stones; the
-/// rest get the exact check.
+/// four with two completions on its line: an open four or a double four there), an
+/// overline by a count of stones; the rest get the exact check. A closed four (one
+/// completion) with at most one three is never a foul but by an overline.
 pub fn black_foul(board: &mut Board, pos: Pos, black: &PatternCounts) -> bool {
-    (black.may_be_foul() || black.b4 + black.f4 > 0 || rules::may_be_overline(board, pos))
+    (black.may_be_foul() || black.f4 > 0 || rules::may_be_overline(board, pos))
         && rules::renju_foul(board, pos).is_some()
 }
 
