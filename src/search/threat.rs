@@ -343,7 +343,8 @@ impl<'a> ThreatSolver<'a> {
 
     /// Squares on the lines through `pos` where `color` would complete a five. After a
     /// move at `pos` these are the only new fives it can have, which spares the solvers a
-    /// scan of the whole board.
+    /// scan of the whole board. (A line with fewer than four such stones within four
+    /// cells of `pos` is skipped: an older five farther along it may be left out.)
     fn fives_through(&self, pos: Pos, color: Color) -> arrayvec::ArrayVec<Pos, 32> {
         let mut out = arrayvec::ArrayVec::new();
         for dir in crate::board::Direction::ALL {
@@ -352,9 +353,12 @@ impl<'a> ThreatSolver<'a> {
             // Only an empty square of a clean five-square window holding four stones of
             // `color` can complete a five (the rules decide which of those do).
             let own = self.board.line_stones(color, dir, r.line);
+            let reach = rules::window_mask(r.bit, 4);
+            if !rules::at_least(own & reach, 4) {
+                continue; // no window through `pos` holds four stones: most lines
+            }
             let empty = self.board.line_empty(dir, r.line);
-            let mut empty =
-                empty & rules::window_mask(r.bit, 4) & rules::window_cells(own, empty, 4);
+            let mut empty = empty & reach & rules::window_cells(own, empty, 4);
             while empty != 0 {
                 let bit = empty.trailing_zeros();
                 empty &= empty - 1;
@@ -386,6 +390,17 @@ impl<'a> ThreatSolver<'a> {
     /// Attacker to move, with no five of its own (the caller has checked), facing the
     /// defender's fives `their_fives`.
     fn vcf_attack(&mut self, depth: u32, their_fives: &[Pos]) -> Option<Vec<Pos>> {
+        self.vcf_node(depth, their_fives, None)
+    }
+
+    /// [`Self::vcf_attack`], told its parent's fours and the four and block played since
+    /// (`parent`), from which its own fours follow without a scan of the board.
+    fn vcf_node(
+        &mut self,
+        depth: u32,
+        their_fives: &[Pos],
+        parent: Option<(&[Spot], Pos, Pos)>,
+    ) -> Option<Vec<Pos>> {
         if self.tick() || depth == 0 {
             return None;
         }
@@ -404,10 +419,24 @@ impl<'a> ThreatSolver<'a> {
             return None;
         }
         let must = their_fives.first().copied().filter(|_| !capping);
-        let mut fours = self.spots_at(a, must, 3, |c| c.f4 + c.b4 > 0);
+        let mut fours = match (must, parent) {
+            (None, Some((spots, four, block))) => self.fours_after(spots, four, block),
+            _ => self.spots_at(a, must, 3, |c| c.f4 + c.b4 > 0),
+        };
         // Open fours and double fours first, then by pattern strength; ties by square.
         fours.sort_by_key(|s| (std::cmp::Reverse(s.counts.threat()), s.pos));
-        for spot in fours {
+        // The incremental list against a scan of the whole board (debug builds only).
+        debug_assert!(
+            must.is_some() || {
+                let mut full = self.spots(a, 3, |c| c.f4 + c.b4 > 0);
+                full.sort_by_key(|s| (std::cmp::Reverse(s.counts.threat()), s.pos));
+                let fresh = full.iter().map(|s| (s.pos, s.counts));
+                fresh.eq(fours.iter().map(|s| (s.pos, s.counts)))
+            },
+            "the fours kept from the parent differ from a scan of the board:\n{}",
+            self.board.to_ascii()
+        );
+        for &spot in &fours {
             let pos = spot.pos;
             if self.spot_forbidden(&spot, a) {
                 continue;
@@ -448,7 +477,9 @@ impl<'a> ThreatSolver<'a> {
                                 next.push(f);
                             }
                         }
-                        let sub = self.vcf_attack(depth - 1, &next);
+                        // Only a full list (no five to block here) tells the child its fours.
+                        let parent = must.is_none().then_some((&fours[..], pos, block));
+                        let sub = self.vcf_node(depth - 1, &next, parent);
                         self.undo(block);
                         match sub {
                             None => {
@@ -482,6 +513,53 @@ impl<'a> ThreatSolver<'a> {
             self.failed.insert(key, depth);
         }
         None
+    }
+
+    /// The attacker's fours after its four at `four` and the defender's block at `block`,
+    /// from `parent`, the fours before them (every square where the attacker makes a
+    /// four, as [`Self::spots`] finds them). A stone changes the patterns of the squares
+    /// within five cells on its lines only: the others keep theirs. Only the attacker's
+    /// stone can make new fours, in windows on its own lines; the block only takes some
+    /// away. (A square near the four may stay a four by another of its lines.)
+    fn fours_after(&self, parent: &[Spot], four: Pos, block: Pos) -> Vec<Spot> {
+        let a = self.attacker;
+        let is_four = |c: &PatternCounts| c.f4 + c.b4 > 0;
+        let near = |p: Pos, q: Pos| aligned_along(p, q, 0b1111, 5);
+        let mut out = Vec::with_capacity(parent.len() + 4);
+        for s in parent {
+            if s.pos == block || s.pos == four {
+                continue;
+            }
+            if near(four, s.pos) || near(block, s.pos) {
+                let counts = PatternCounts::of(&self.tables.patterns(&self.board, s.pos, a));
+                if is_four(&counts) {
+                    out.push(Spot { pos: s.pos, counts });
+                }
+            } else {
+                out.push(*s);
+            }
+        }
+        for dir in Direction::ALL {
+            let r = self.board.line_ref(four, dir);
+            let own = self.board.line_stones(a, dir, r.line);
+            let empty = self.board.line_empty(dir, r.line);
+            let mut squares =
+                empty & rules::window_mask(r.bit, 5) & rules::window_cells(own, empty, 3);
+            while squares != 0 {
+                let bit = squares.trailing_zeros();
+                squares &= squares - 1;
+                if let Some(q) = self.board.pos_on_line(dir, r.line, bit as i32) {
+                    if parent.iter().any(|s| s.pos == q) {
+                        continue; // looked at above
+                    }
+                    let counts = PatternCounts::of(&self.tables.patterns(&self.board, q, a));
+                    if is_four(&counts) {
+                        out.push(Spot { pos: q, counts });
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Does the defender, to move, win by fours of its own within `depth` fours? The
@@ -725,6 +803,77 @@ mod tests {
             let near = board.line_stones(color, dir, r.line) & rules::window_mask(r.bit, 4);
             near.count_ones() >= min
         })
+    }
+
+    /// The attacker's fours by a scan of the whole board, in the VCF's order.
+    fn scanned_fours(solver: &ThreatSolver<'_>) -> Vec<(Pos, PatternCounts)> {
+        let mut full = solver.spots(solver.attacker, 3, |c| c.f4 + c.b4 > 0);
+        full.sort_by_key(|s| (std::cmp::Reverse(s.counts.threat()), s.pos));
+        full.into_iter().map(|s| (s.pos, s.counts)).collect()
+    }
+
+    /// Plays every four and each of its blocks down to `depth` fours, checking the fours
+    /// [`ThreatSolver::fours_after`] derives against a scan after each pair. Returns the
+    /// pairs checked.
+    fn walk_fours(solver: &mut ThreatSolver<'_>, fours: &[Spot], depth: u32) -> usize {
+        if depth == 0 {
+            return 0;
+        }
+        let (a, d) = (solver.attacker, solver.attacker.opponent());
+        let mut checked = 0;
+        for spot in fours {
+            solver.play(spot.pos, a);
+            let completions = solver.fives_through(spot.pos, a);
+            for block in solver.five_defences(&completions) {
+                solver.play(block, d);
+                let mut derived = solver.fours_after(fours, spot.pos, block);
+                derived.sort_by_key(|s| (std::cmp::Reverse(s.counts.threat()), s.pos));
+                let pairs: Vec<(Pos, PatternCounts)> =
+                    derived.iter().map(|s| (s.pos, s.counts)).collect();
+                assert_eq!(
+                    pairs,
+                    scanned_fours(solver),
+                    "after the four {:?} and the block {block:?}:\n{}",
+                    spot.pos,
+                    solver.board.to_ascii()
+                );
+                checked += 1 + walk_fours(solver, &derived, depth - 1);
+                solver.undo(block);
+            }
+            solver.undo(spot.pos);
+        }
+        checked
+    }
+
+    /// The fours the VCF derives from its parent's (instead of scanning the board) are the
+    /// scan's, in every rule, over the quintet boards and their fours three deep.
+    #[test]
+    fn fours_kept_from_the_parent_match_a_scan() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/testdata/quintet/cases");
+        let cases = match crate::quintet::load(&dir) {
+            Ok(cases) => cases,
+            Err(e) if std::env::var_os("RENSA_REQUIRE_TESTDATA").is_none() => {
+                eprintln!("skipped: {e}");
+                return;
+            }
+            Err(e) => panic!("{e}"),
+        };
+        let limits = ThreatLimits {
+            max_attacker_moves: 10,
+            max_nodes: u64::MAX,
+        };
+        let mut checked = 0;
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+            for case in &cases {
+                for attacker in [case.attacker, case.attacker.opponent()] {
+                    let mut solver = ThreatSolver::new(&case.board, rule, attacker, limits);
+                    let fours = solver.spots(attacker, 3, |c| c.f4 + c.b4 > 0);
+                    checked += walk_fours(&mut solver, &fours, 3);
+                }
+            }
+        }
+        assert!(checked > 10_000, "only {checked} four-block pairs checked");
     }
 
     #[test]
