@@ -34,6 +34,7 @@ fn main() {
     let cli = Cli::parse();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
+        .format_timestamp_millis()
         .init();
     match cli.command.unwrap_or(Mode::Protocol) {
         Mode::Protocol => run_protocol(),

@@ -619,6 +619,11 @@ impl AlphaBetaSearcher {
         .with_deadline(deadline);
         let found = solver.vcf();
         *nodes += solver.nodes();
+        log::debug!(
+            "root VCF {} at {:?} (threat share {share:?})",
+            if found.is_some() { "won" } else { "failed" },
+            limits.elapsed()
+        );
         if found.is_some() || !with_vct {
             return (found, None);
         }
@@ -635,6 +640,11 @@ impl AlphaBetaSearcher {
         .with_deadline(deadline);
         let found = solver.vct();
         *nodes += solver.nodes();
+        log::debug!(
+            "root VCT {} at {:?}",
+            if found.is_some() { "won" } else { "stopped" },
+            limits.elapsed()
+        );
         let resumable = found.is_none() && solver.can_resume_vct();
         (found, resumable.then_some(solver))
     }

@@ -64,6 +64,9 @@ struct Options {
     /// Engine threads (sent as `INFO thread_num`).
     #[arg(long, default_value_t = 1)]
     threads: u32,
+    /// Pass the engine's stderr (its log) through instead of discarding it.
+    #[arg(long)]
+    engine_stderr: bool,
 }
 
 /// The published quintet cases.
@@ -80,11 +83,15 @@ mod engine {
     }
 
     impl Engine {
-        pub fn spawn(path: &Path) -> Result<Engine, String> {
+        pub fn spawn(path: &Path, stderr: bool) -> Result<Engine, String> {
             let mut child = Command::new(path)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
-                .stderr(Stdio::null())
+                .stderr(if stderr {
+                    Stdio::inherit()
+                } else {
+                    Stdio::null()
+                })
                 .spawn()
                 .map_err(|e| format!("cannot start {}: {e}", path.display()))?;
             let stdin = child.stdin.take().ok_or("no stdin")?;
@@ -206,7 +213,7 @@ fn board_lines(case: &case::Case) -> Result<Vec<String>, String> {
 /// Ask the engine for its move in `case`. Returns the reply line and the time taken.
 fn ask_engine(opts: &Options, case: &case::Case) -> Result<(String, Duration), String> {
     let lines = board_lines(case)?;
-    let mut engine = engine::Engine::spawn(&opts.engine)?;
+    let mut engine = engine::Engine::spawn(&opts.engine, opts.engine_stderr)?;
     let result = (|| {
         engine.send(&format!("START {SIZE}"))?;
         let ok = engine.answer(Instant::now() + START_TOLERANCE, false)?;

@@ -400,6 +400,12 @@ impl ThreatSolver<'_> {
                 self.move_lists.clear();
             }
             let root = self.attack_node(budget, &their_fives, UNBOUNDED);
+            log::debug!(
+                "vct pass threats {threats} depth {depth}: pn {} dn {} nodes {}",
+                root.pn,
+                root.dn,
+                self.nodes()
+            );
             if self.aborted {
                 self.resume_pass = Some(threats);
                 return None;
