@@ -63,12 +63,13 @@ const MOVE_LISTS_CAP: usize = 1 << 16;
 /// 0.7 s per board this solves one board more than full-depth passes (38 against 37), and
 /// vct_game_black_l08_3 in 0.6 s instead of over 1 s.
 const FIRST_PASS_MOVES: u32 = 10;
-/// Attacker moves added with each further threat allowed. Three, not two: long lines of
-/// fours between the threats are common (vct_game_black_l17_1 needs 17 attacker moves
-/// with four threats; at two moves a threat only the fifth pass has that many). On the quintet
-/// set at 550 ms per board, with 24 moves at most: 40 solved against 39 with two
-/// (l17_1 in 0.25 M nodes; with two, 0.71 M at 24 moves and never at 16).
-const MOVES_PER_THREAT: u32 = 3;
+/// Attacker moves added with each further threat allowed. Long lines of fours between the
+/// threats are common (vct_game_black_l17_1 needs 17 attacker moves with four threats; at
+/// two moves a threat only the fifth pass has that many). Over the 44 quintet VCT boards
+/// (a probe of the solver alone, 24 moves at most, vct_black_long left out: it takes longer):
+/// 4.95 M nodes with two, 4.52 M with three, 4.28 M with four and 4.61 M with five;
+/// vct_game_black_l11_3 takes 0.94 M with four against 1.20 M with three.
+const MOVES_PER_THREAT: u32 = 4;
 
 /// Most fours in the defender's own VCF looked for at a defender node. Short looks pay:
 /// on vct_game_black_l11_3 a limit of 4 took 1.78 M nodes against 2.43 M with none,
@@ -114,13 +115,17 @@ enum Kind {
     Quiet,
     /// The forced block of a defender's four that makes no threat itself.
     Block,
+    /// The forced block of a defender's four that makes a threat of its own (a three or a
+    /// quiet threat, not a four). Forced, it spends no threat: the same block is a free
+    /// `Block` when no threats are left, and the budget must not depend on which it is.
+    ThreatBlock,
 }
 
 impl Kind {
     /// Threats (non-four moves) left after this move, from `threats`.
     fn threats_left(self, threats: u8) -> u8 {
         match self {
-            Kind::Four | Kind::Block => threats,
+            Kind::Four | Kind::Block | Kind::ThreatBlock => threats,
             Kind::Three | Kind::Quiet => threats - 1,
         }
     }
@@ -130,7 +135,7 @@ impl Kind {
         match self {
             Kind::Four | Kind::Block => Numbers { pn: 1, dn: 1 },
             // About as many replies as a three usually has; a quiet threat has dozens.
-            Kind::Three => Numbers { pn: 3, dn: 1 },
+            Kind::Three | Kind::ThreatBlock => Numbers { pn: 3, dn: 1 },
             Kind::Quiet => Numbers { pn: 16, dn: 1 },
         }
     }
@@ -187,7 +192,7 @@ impl Budget {
     /// with a four). The shorter passes, all that blitz games reach, keep the plain count:
     /// there the wider trees cost more than they find.
     fn after(self, kind: Kind) -> Budget {
-        let forcing_opening = matches!(kind, Kind::Four | Kind::Block)
+        let forcing_opening = matches!(kind, Kind::Four | Kind::Block | Kind::ThreatBlock)
             && self.quiet == FULL_QUIET
             && u32::from(self.depth) >= FORCING_OPENING_DEPTH;
         Budget {
@@ -768,6 +773,8 @@ impl ThreatSolver<'_> {
             }
             let kind = if s.counts.f4 + s.counts.b4 > 0 {
                 Kind::Four
+            } else if !their_fives.is_empty() {
+                Kind::ThreatBlock
             } else if s.counts.threat() >= Threat::Three {
                 Kind::Three
             } else {
@@ -1056,9 +1063,11 @@ mod tests {
             !budget(12, 3, 0).covers(b),
             "more quiet moves left is not covered"
         );
-        // Fours and forced blocks spend a move only; threes and quiet moves a threat too.
+        // Fours and forced blocks (whether they make a three or not) spend a move only;
+        // threes and quiet moves a threat too.
         assert_eq!(b.after(Kind::Four), budget(11, 3, 1));
         assert_eq!(b.after(Kind::Block), budget(11, 3, 1));
+        assert_eq!(b.after(Kind::ThreatBlock), budget(11, 3, 1));
         assert_eq!(b.after(Kind::Three), budget(11, 2, 1));
         assert_eq!(budget(5, 1, 0).after(Kind::Quiet), budget(4, 0, 0));
         // In the deep passes, fours and blocks before the first threat keep the root's
@@ -1066,6 +1075,7 @@ mod tests {
         let deep = FORCING_OPENING_DEPTH as u8;
         let root = budget(deep, 3, FULL_QUIET);
         assert_eq!(root.after(Kind::Four), root.after(Kind::Block));
+        assert_eq!(root.after(Kind::Four), root.after(Kind::ThreatBlock));
         assert_eq!(root.after(Kind::Four), budget(deep - 1, 3, FULL_QUIET));
         assert_eq!(root.after(Kind::Three), budget(deep - 1, 2, FULL_QUIET - 1));
         assert_eq!(
