@@ -712,7 +712,12 @@ impl Searcher for AlphaBetaSearcher {
         if root.their_fives.is_empty() && self.use_threat_solvers {
             let (found, unfinished) =
                 self.root_threats(position, limits, stop, &mut threat_nodes, !dedicated_vct);
-            unfinished_vct = unfinished;
+            // Only a per-move limit leaves time to resume it with (see below); otherwise it
+            // is dropped here, where freeing its tables (milliseconds) comes out of the
+            // main search's time rather than after the hard limit.
+            let resumable =
+                limits.unused_is_lost && limits.max_nodes.is_none() && limits.max_depth.is_none();
+            unfinished_vct = unfinished.filter(|_| resumable);
             if let Some(line) = found {
                 let len = line.len() as i32;
                 return SearchOutcome {
@@ -724,6 +729,20 @@ impl Searcher for AlphaBetaSearcher {
                 };
             }
         }
+        // A root VCT that ran out of its share goes on after the main search when the time
+        // left before the hard limit is lost otherwise (see [`Limits::unused_is_lost`]):
+        // then the main search stops at the optimum, and the rest is the VCT's.
+        let whole_move = limits;
+        let main_limits;
+        let limits = if unfinished_vct.is_some() {
+            main_limits = Limits {
+                maximum: limits.optimum.min(limits.maximum),
+                ..limits.clone()
+            };
+            &main_limits
+        } else {
+            limits
+        };
         // Threat-solver nodes count against a node limit too.
         *shared.nodes.get_mut() = threat_nodes;
         let max_depth = limits
@@ -893,17 +912,15 @@ impl Searcher for AlphaBetaSearcher {
                 pv,
             });
         });
+        let limits = whole_move;
         let mut vct_line = vct_line.into_inner().ok().flatten();
         if let Some(solver) = unfinished_vct.as_mut() {
-            // Only a per-move limit: the time the main search left before the hard limit
-            // is lost unless used now. The root VCT goes on where it stopped; its move
-            // replaces the main search's only with a proven win.
+            // Only a per-move limit (kept only then): the time the main search left before
+            // the hard limit is lost unless used now. The root VCT goes on where it
+            // stopped; its move replaces the main search's only with a proven win.
             let undecided = main_result.as_ref().is_some_and(|r| !is_decisive(r.score));
             let deadline = limits.start + limits.maximum.saturating_sub(VCT_RESUME_SLACK);
-            if limits.unused_is_lost
-                && undecided
-                && limits.max_nodes.is_none()
-                && limits.max_depth.is_none()
+            if undecided
                 && !stop.load(Ordering::Relaxed)
                 && Instant::now() + MIN_VCT_RESUME < deadline
             {

@@ -30,7 +30,8 @@ pub struct Limits {
     /// Stop after this depth (None: unlimited).
     pub max_depth: Option<u32>,
     /// Time left unused before `maximum` is lost (only a per-move limit applies): the
-    /// root VCT may then go on with it once the main search is done.
+    /// root VCT may then go on with it once the main search is done (the main search then
+    /// stops at `optimum`, leaving the VCT the rest).
     pub unused_is_lost: bool,
 }
 
