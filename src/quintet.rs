@@ -169,3 +169,19 @@ pub fn load(dir: &Path) -> Result<Vec<Case>, String> {
         })
         .collect()
 }
+
+/// The shared quintet cases for in-crate tests: None (the test is skipped, with a note on
+/// stderr) when the test data is missing, unless `RENSA_REQUIRE_TESTDATA` is set, which
+/// makes a missing set a failure.
+#[cfg(test)]
+pub(crate) fn load_for_tests() -> Option<Vec<Case>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata/quintet/cases");
+    match load(&dir) {
+        Ok(cases) => Some(cases),
+        Err(e) if std::env::var_os("RENSA_REQUIRE_TESTDATA").is_none() => {
+            eprintln!("skipped: {e}");
+            None
+        }
+        Err(e) => panic!("{e}"),
+    }
+}

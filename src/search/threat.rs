@@ -849,15 +849,8 @@ mod tests {
     /// scan's, in every rule, over the quintet boards and their fours three deep.
     #[test]
     fn fours_kept_from_the_parent_match_a_scan() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/testdata/quintet/cases");
-        let cases = match crate::quintet::load(&dir) {
-            Ok(cases) => cases,
-            Err(e) if std::env::var_os("RENSA_REQUIRE_TESTDATA").is_none() => {
-                eprintln!("skipped: {e}");
-                return;
-            }
-            Err(e) => panic!("{e}"),
+        let Some(cases) = crate::quintet::load_for_tests() else {
+            return;
         };
         let limits = ThreatLimits {
             max_attacker_moves: 10,

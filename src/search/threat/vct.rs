@@ -1276,15 +1276,8 @@ mod tests {
     /// unless `RENSA_REQUIRE_TESTDATA` is set).
     #[test]
     fn defences_on_the_quintet_boards_leave_out_only_losing_squares() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/testdata/quintet/cases");
-        let cases = match crate::quintet::load(&dir) {
-            Ok(cases) => cases,
-            Err(e) if std::env::var_os("RENSA_REQUIRE_TESTDATA").is_none() => {
-                eprintln!("skipped: {e}");
-                return;
-            }
-            Err(e) => panic!("{e}"),
+        let Some(cases) = crate::quintet::load_for_tests() else {
+            return;
         };
         let checked: usize = cases
             .iter()
