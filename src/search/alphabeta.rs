@@ -733,16 +733,15 @@ impl Searcher for AlphaBetaSearcher {
         // left before the hard limit is lost otherwise (see [`Limits::unused_is_lost`]):
         // then the main search stops at the optimum, and the rest is the VCT's.
         let whole_move = limits;
-        let main_limits;
-        let limits = if unfinished_vct.is_some() {
-            main_limits = Limits {
-                maximum: limits.optimum.min(limits.maximum),
-                ..limits.clone()
-            };
-            &main_limits
-        } else {
-            limits
+        let main_limits = Limits {
+            maximum: if unfinished_vct.is_some() {
+                limits.optimum.min(limits.maximum)
+            } else {
+                limits.maximum
+            },
+            ..limits.clone()
         };
+        let limits = &main_limits;
         // Threat-solver nodes count against a node limit too.
         *shared.nodes.get_mut() = threat_nodes;
         let max_depth = limits
