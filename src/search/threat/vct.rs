@@ -147,6 +147,25 @@ pub(super) struct AttackMove {
     kind: Kind,
 }
 
+/// What an attacker node's move list depends on besides its position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct AttackScope {
+    /// Non-four threats (threes) are still allowed.
+    threats: bool,
+    /// Quiet moves that may threaten a VCF are allowed.
+    quiet: bool,
+    /// The root, where quieter moves are tried too.
+    root: bool,
+}
+
+impl AttackScope {
+    /// A key to mix with a position's, for the move-list store.
+    fn key(self) -> u64 {
+        let bits = u64::from(self.threats) | u64::from(self.quiet) << 1 | u64::from(self.root) << 2;
+        (bits + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xa076_1d64_78bd_642f
+    }
+}
+
 /// The moves of an expanded node that is not solved yet, kept for its next visit.
 #[derive(Clone)]
 pub(super) enum MoveList {
@@ -355,6 +374,7 @@ impl ThreatSolver<'_> {
         self.resume_pass = None;
         self.failed.clear();
         self.settled.clear();
+        self.move_lists.clear();
         if let Some(&five) = self.fives(self.attacker).first() {
             return Some(vec![five]);
         }
@@ -402,7 +422,6 @@ impl ThreatSolver<'_> {
                 // table).
                 self.proof.clear();
                 self.loose_wins.clear();
-                self.move_lists.clear();
             }
             let root = self.attack_node(budget, &their_fives, UNBOUNDED);
             log::debug!(
@@ -455,6 +474,12 @@ impl ThreatSolver<'_> {
     }
 
     fn remember(&mut self, node: &Node, numbers: Numbers) -> Numbers {
+        if self.aborted && numbers.dn == 0 {
+            // A search cut short reads as "no win" (an unfinished VCF under a defender
+            // node, say): a disproof now may be false, and a resumed search must not
+            // meet it in the tables. Proofs stand: every win found is a real one.
+            return numbers;
+        }
         if self.proof.len() >= TABLE_CAP {
             // The settled table answers for the solved nodes but the loose wins (see
             // `settle`), which the line is read back from: keep those.
@@ -549,14 +574,18 @@ impl ThreatSolver<'_> {
             }
             return self.remember(&node, if won { PROVED } else { DISPROVED });
         }
-        let moves = match self.move_lists.get(&node.key) {
+        let Some(scope) = self.attack_scope(budget) else {
+            return self.remember(&node, DISPROVED);
+        };
+        let list_key = node.position ^ scope.key();
+        let moves = match self.move_lists.get(&list_key) {
             Some(MoveList::Attack(moves)) => moves.clone(),
             _ => {
-                let moves: Rc<[AttackMove]> = self.attack_moves(budget, their_fives).into();
+                let moves: Rc<[AttackMove]> = self.attack_moves(scope, their_fives).into();
                 if moves.is_empty() {
                     return self.remember(&node, DISPROVED);
                 }
-                self.keep_moves(node.key, MoveList::Attack(moves.clone()));
+                self.keep_moves(list_key, MoveList::Attack(moves.clone()));
                 moves
             }
         };
@@ -608,10 +637,15 @@ impl ThreatSolver<'_> {
         if self.tick() {
             return self.numbers(&node, UNKNOWN);
         }
-        let replies = match self.move_lists.get(&node.key) {
+        let quiet_fours = self.quiet_threat_fours(budget.depth.into());
+        // The defences read nothing else of the budget: one list serves every budget
+        // with these fours, in every pass.
+        let list_key =
+            node.position ^ (u64::from(quiet_fours) + 1).wrapping_mul(0xd6e8_feb8_6659_fd93);
+        let replies = match self.move_lists.get(&list_key) {
             Some(MoveList::Defence(replies)) => replies.clone(),
             _ => {
-                let replies: Rc<[Pos]> = match self.defences(budget.depth.into(), last) {
+                let replies: Rc<[Pos]> = match self.defences(quiet_fours, last) {
                     Defences::Lost(_) => return self.remember(&node, PROVED),
                     Defences::NoThreat => return self.remember(&node, DISPROVED),
                     Defences::Replies { replies, refuted } => {
@@ -622,7 +656,7 @@ impl ThreatSolver<'_> {
                         replies.into()
                     }
                 };
-                self.keep_moves(node.key, MoveList::Defence(replies.clone()));
+                self.keep_moves(list_key, MoveList::Defence(replies.clone()));
                 replies
             }
         };
@@ -669,7 +703,8 @@ impl ThreatSolver<'_> {
         }
         let a = self.attacker;
         let hash = self.board.hash();
-        for m in self.attack_moves(budget, their_fives) {
+        let scope = self.attack_scope(budget)?;
+        for m in self.attack_moves(scope, their_fives) {
             let child = Node::new(hash ^ zobrist_stone(a, m.pos), budget.after(m.kind), false);
             if let Some(won) = self.won_with(&child) {
                 self.play(m.pos, a);
@@ -686,7 +721,8 @@ impl ThreatSolver<'_> {
     /// The winning line from a defender node won with `budget`, following its first
     /// defence.
     fn defence_line(&mut self, budget: Budget, last: Pos) -> Option<Vec<Pos>> {
-        match self.defences(budget.depth.into(), last) {
+        let quiet_fours = self.quiet_threat_fours(budget.depth.into());
+        match self.defences(quiet_fours, last) {
             Defences::Lost(line) => Some(line),
             Defences::NoThreat => None,
             Defences::Replies { replies, refuted } => match replies.first() {
@@ -712,32 +748,50 @@ impl ThreatSolver<'_> {
         }
     }
 
-    /// The attacker's moves with `budget` left, facing the defender's fives
-    /// `their_fives`: fours, threes and (with room for a follow-up) quiet moves that may
-    /// threaten a VCF, strongest first; against a five only its block. Empty when the
-    /// attacker has no move left or cannot stop the defender's fives.
-    fn attack_moves(&mut self, budget: Budget, their_fives: &[Pos]) -> Vec<AttackMove> {
-        let a = self.attacker;
+    /// What the attacker's move generation reads of a node's budget: None when no
+    /// attacker move is left. Nodes of one position and one scope have one move list,
+    /// whatever their budgets, so the list is kept by scope, across the passes.
+    fn attack_scope(&self, budget: Budget) -> Option<AttackScope> {
         let depth = u32::from(budget.depth);
-        let threats = budget.threats;
-        if depth == 0 || their_fives.len() >= 2 {
+        if depth == 0 {
+            return None;
+        }
+        let threats = budget.threats >= 1;
+        Some(AttackScope {
+            threats,
+            // Quiet moves only among the first attacker moves: deeper they cost far more
+            // than they find.
+            quiet: depth >= 2 && threats && budget.quiet >= 1,
+            root: depth == self.root_depth,
+        })
+    }
+
+    /// The attacker's moves within `scope`, facing the defender's fives `their_fives`:
+    /// fours, threes and (with room for a follow-up) quiet moves that may threaten a VCF,
+    /// strongest first; against a five only its block. Empty when the attacker cannot
+    /// stop the defender's fives.
+    fn attack_moves(&mut self, scope: AttackScope, their_fives: &[Pos]) -> Vec<AttackMove> {
+        let a = self.attacker;
+        if their_fives.len() >= 2 {
             return Vec::new();
         }
-        // Quiet moves only among the first attacker moves: deeper they cost far more than
-        // they find. At the root any move that builds on a line may be one (a fukumi's
-        // first move can be as quiet as a lone two).
-        let quiet = depth >= 2 && threats >= 1 && budget.quiet >= 1;
-        let root = depth == self.root_depth;
+        let AttackScope {
+            threats,
+            quiet,
+            root,
+        } = scope;
+        // At the root any move that builds on a line may be quiet (a fukumi's first move
+        // can be as quiet as a lone two).
         let min_own = if quiet {
             1
-        } else if threats >= 1 {
+        } else if threats {
             2
         } else {
             3
         };
         let keep = |c: &PatternCounts| {
             c.f4 + c.b4 > 0
-                || (threats >= 1 && c.threat() >= Threat::Three)
+                || (threats && c.threat() >= Threat::Three)
                 || (quiet && (may_threaten_vcf(c) || (root && c.f2 + c.b3 >= 1)))
         };
         let mut spots = self.spots_at(a, their_fives.first().copied(), min_own, keep);
@@ -786,8 +840,9 @@ impl ThreatSolver<'_> {
     }
 
     /// The defender's options after the attacker's move at `last` (the defender has no
-    /// five: the attacker node answered any), with `depth` attacker moves left.
-    fn defences(&mut self, depth: u32, last: Pos) -> Defences {
+    /// five: the attacker node answered any); a quiet move threatens a VCF of at most
+    /// `quiet_fours` fours (see [`Self::quiet_threat_fours`]).
+    fn defences(&mut self, quiet_fours: u32, last: Pos) -> Defences {
         let a = self.attacker;
         let d = a.opponent();
         let completions = self.fives_through(last, a);
@@ -837,7 +892,7 @@ impl ThreatSolver<'_> {
             }
         }
         if follow_ups.is_empty() {
-            return self.quiet_threat_defences(depth);
+            return self.quiet_threat_defences(quiet_fours);
         }
         // A defence must stop every follow-up (the attacker plays any one it leaves
         // standing): a square where the attacker would make a four (or, against
@@ -982,20 +1037,27 @@ impl ThreatSolver<'_> {
         Some(extra)
     }
 
-    /// After a quiet attacker move (no four, no three) the defender faces a threat only if
-    /// the attacker, moving again, would win by fours. Then every legal square near the
-    /// stones and near that VCF line is a candidate; one that leaves the line working
-    /// unchanged is refuted by it without a search.
-    fn quiet_threat_defences(&mut self, depth: u32) -> Defences {
-        if depth == 0 {
-            return Defences::NoThreat;
-        }
+    /// The most fours of the VCF that makes a quiet attacker move a threat, with `depth`
+    /// attacker moves left after it: the only part of a defender node's budget its
+    /// defences read.
+    fn quiet_threat_fours(&self, depth: u32) -> u32 {
         let fours = if depth + 1 == self.root_depth {
             ROOT_QUIET_THREAT_FOURS
         } else {
             QUIET_THREAT_FOURS
         };
-        let Some(line) = self.vcf_attack(depth.min(fours), &[]) else {
+        depth.min(fours)
+    }
+
+    /// After a quiet attacker move (no four, no three) the defender faces a threat only if
+    /// the attacker, moving again, would win by at most `fours` fours. Then every legal
+    /// square near the stones and near that VCF line is a candidate; one that leaves the
+    /// line working unchanged is refuted by it without a search.
+    fn quiet_threat_defences(&mut self, fours: u32) -> Defences {
+        if fours == 0 {
+            return Defences::NoThreat;
+        }
+        let Some(line) = self.vcf_attack(fours, &[]) else {
             return Defences::NoThreat;
         };
         let a = self.attacker;
@@ -1191,7 +1253,10 @@ mod tests {
         let board = double_three_board(true);
         let mut s = solver(&board);
         s.play(g9, Color::Black);
-        assert!(matches!(s.defences(16, g9), Defences::NoThreat));
+        assert!(matches!(
+            s.defences(s.quiet_threat_fours(16), g9),
+            Defences::NoThreat
+        ));
         s.undo(g9);
         assert_eq!(s.vct(), None);
         assert!(!s.aborted());
@@ -1212,11 +1277,11 @@ mod tests {
         if !s.fives(attacker).is_empty() || !s.fives(d).is_empty() {
             return 0;
         }
-        let moves = s.attack_moves(budget(10, 2, FULL_QUIET), &[]);
+        let moves = s.attack_moves(s.attack_scope(budget(10, 2, FULL_QUIET)).unwrap(), &[]);
         let mut checked = 0;
         for m in moves.iter().filter(|m| m.kind == Kind::Three) {
             s.play(m.pos, attacker);
-            if let Defences::Replies { replies, .. } = s.defences(9, m.pos) {
+            if let Defences::Replies { replies, .. } = s.defences(s.quiet_threat_fours(9), m.pos) {
                 let rows = candidate_rows(&s.board);
                 for q in row_squares(&rows, s.board.height()) {
                     if replies.contains(&q) || s.forbidden(q, d) {
