@@ -423,6 +423,13 @@ impl Board {
             & !(self.lines[0][d][line] | self.lines[1][d][line] | self.blocked[d][line])
     }
 
+    /// Bits of a line that no stone can take: cells off the board and blocked squares.
+    #[inline]
+    pub fn line_walls(&self, dir: Direction, line: usize) -> u32 {
+        let d = dir as usize;
+        !self.valid[d][line] | self.blocked[d][line]
+    }
+
     /// Bits of a line whose cells are on the board.
     #[inline]
     pub fn line_valid(&self, dir: Direction, line: usize) -> u32 {

@@ -6,6 +6,8 @@
 //! rule family maps the key to the [`Pattern`] that a stone of "own" colour on the square
 //! would form on that line. The tables are built once, lazily, by a small recursive
 //! classifier over synthetic lines, so they are exactly as rule-aware as the rules code.
+//! They are stored with the cells' low bits and high bits apart (see `split_layout`), the
+//! order in which line masks give them most cheaply.
 //!
 //! Renju: the tables cannot tell a real three from a fake one (that depends on other lines)
 //! nor see forbidden points; search code confirms fouls with [`crate::rules::renju_foul`].
@@ -248,7 +250,7 @@ fn table(f: Family) -> &'static [u8] {
         OnceLock::new(),
         OnceLock::new(),
     ];
-    TABLES[f as usize].get_or_init(|| build(f))
+    TABLES[f as usize].get_or_init(|| split_layout(&build(f)))
 }
 
 /// Build the tables a rule needs now (about 45 ms each), so that the first search does not
@@ -272,21 +274,6 @@ pub fn warm_in_background() {
     }
 }
 
-/// Spread the low five bits of `m` to the even bits of a ten-bit number.
-const fn spread5(m: u32) -> u32 {
-    (m & 1) | ((m & 2) << 1) | ((m & 4) << 2) | ((m & 8) << 3) | ((m & 16) << 4)
-}
-
-const SPREAD: [u32; 32] = {
-    let mut t = [0u32; 32];
-    let mut i = 0;
-    while i < 32 {
-        t[i] = spread5(i as u32);
-        i += 1;
-    }
-    t
-};
-
 /// Pattern lookups for one rule, with the tables of both colours at hand.
 #[derive(Clone, Copy)]
 pub struct PatternTables {
@@ -304,7 +291,8 @@ impl PatternTables {
         }
     }
 
-    /// The key of the ten cells around `pos` on one line, seen by `color`.
+    /// The table index of the ten cells around `pos` on one line, seen by `color`: the
+    /// key reordered as the tables are (low bits of the cells, then high bits).
     #[inline]
     pub fn key(board: &Board, pos: Pos, color: Color, dir: Direction) -> u32 {
         let r = board.line_ref(pos, dir);
@@ -318,7 +306,7 @@ impl PatternTables {
             && std::ptr::eq(self.tables[1], other.tables[1])
     }
 
-    /// The pattern of a key seen by `color`.
+    /// The pattern of a table index seen by `color`.
     #[inline]
     fn of_key(&self, color: Color, key: u32) -> Pattern {
         Pattern::from_u8(self.tables[color.index()][key as usize])
@@ -367,10 +355,9 @@ impl PatternTables {
 
 /// One line's stones and walls, from which the key of any of its squares follows.
 struct LineMasks {
-    /// Stones by colour.
-    stones: [u64; 2],
-    /// Off-board and blocked squares (neither stone nor empty), and every bit past 31.
-    wall: u64,
+    /// By colour: that colour's stones, and the walls (off-board and blocked squares,
+    /// and every bit past 31), which read as stones of both colours in a key.
+    marks: [u64; 2],
 }
 
 impl LineMasks {
@@ -378,36 +365,59 @@ impl LineMasks {
     fn of(board: &Board, dir: Direction, line: usize) -> LineMasks {
         let black = board.line_stones(Color::Black, dir, line) as u64;
         let white = board.line_stones(Color::White, dir, line) as u64;
-        let valid = board.line_valid(dir, line) as u64;
-        let empty = board.line_empty(dir, line) as u64;
+        let wall = board.line_walls(dir, line) as u64 | (!0u64 << 32);
         LineMasks {
-            stones: [black, white],
-            wall: !(black | white | empty) | (!valid & 0xFFFF_FFFF) | (!0u64 << 32),
+            marks: [black | wall, white | wall],
         }
     }
 
     /// The line's empty on-board squares (neither stone nor wall).
     #[inline]
     fn empty(&self) -> u32 {
-        !(self.stones[0] | self.stones[1] | self.wall) as u32
+        !(self.marks[0] | self.marks[1]) as u32
     }
 
-    /// The key of the square at `bit`, seen by `color`.
+    /// The table index of the square at `bit`, seen by `color` (see [`split_layout`]).
     #[inline]
     fn key(&self, color: Color, bit: u32) -> u32 {
-        let own = self.stones[color.index()];
-        let opp = self.stones[color.opponent().index()];
-        // Shift so the window's first cell (bit - 5) lands on bit 0; cells below bit 0 are walls.
-        let shift = |m: u64, fill: u64| ((m << 5) | fill) >> bit;
-        let own_w = shift(own, 0);
-        let opp_w = shift(opp, 0);
-        let wall_w = shift(self.wall, 0x1F);
-        let a = (own_w | wall_w) as u32; // low bit of each cell's two bits
-        let b = (opp_w | wall_w) as u32; // high bit
-        let lo = SPREAD[(a & 31) as usize] | (SPREAD[(b & 31) as usize] << 1);
-        let hi = SPREAD[((a >> 6) & 31) as usize] | (SPREAD[((b >> 6) & 31) as usize] << 1);
-        lo | (hi << 10)
+        // The eleven cells from bit - 5 to bit + 5 at bits 0 to 10 (cells below bit 0 are
+        // walls); the centre (bit 5) is dropped.
+        let window = |m: u64| {
+            let w = (((m << 5) | 0x1F) >> bit) as u32;
+            (w & 0x1F) | ((w >> 1) & 0x3E0)
+        };
+        window(self.marks[color.index()]) | window(self.marks[color.opponent().index()]) << 10
     }
+}
+
+/// The table index of a key (see [`split_layout`]), cell by cell.
+#[cfg(test)]
+fn split_index(key: u32) -> u32 {
+    /// The even bits of `x` packed together (bit 2i to bit i).
+    fn even_bits(x: u32) -> u32 {
+        let mut x = x & 0x5555_5555;
+        x = (x | x >> 1) & 0x3333_3333;
+        x = (x | x >> 2) & 0x0F0F_0F0F;
+        x = (x | x >> 4) & 0x00FF_00FF;
+        (x | x >> 8) & 0x0000_FFFF
+    }
+    even_bits(key) | even_bits(key >> 1) << 10
+}
+
+/// A table by key (as [`build`] makes it) reordered by table index: the low bits of the
+/// key's ten cells (own stone or wall) in bits 0 to 9 of the index, the high bits
+/// (opponent stone or wall) in bits 10 to 19. Line masks give that order with a few
+/// shifts.
+fn split_layout(by_key: &[u8]) -> Box<[u8]> {
+    // Each ten-bit half of an index spread back to its cells' bit of the key.
+    let spread: Vec<u32> = (0..1u32 << 10)
+        .map(|half| (0..10).map(|i| ((half >> i) & 1) << (2 * i)).sum())
+        .collect();
+    let mut out = Vec::with_capacity(KEYS);
+    for &high in &spread {
+        out.extend(spread.iter().map(|&low| by_key[(low | high << 1) as usize]));
+    }
+    out.into_boxed_slice()
 }
 
 /// Every square's patterns on its four lines for both colours, kept by a board that has
@@ -598,6 +608,27 @@ mod tests {
             let built = build(f);
             let differ = (0..KEYS).filter(|&k| built[k] != full[k]).count();
             assert_eq!(differ, 0, "{differ} keys differ in family {}", f as u8);
+        }
+    }
+
+    /// Every key has its own table index, and the reordered table holds each key's
+    /// pattern at that index.
+    #[test]
+    fn split_layout_keeps_every_key_at_its_index() {
+        let mut seen = vec![false; KEYS];
+        for key in 0..KEYS as u32 {
+            let i = split_index(key) as usize;
+            assert!(!seen[i], "index {i} twice");
+            seen[i] = true;
+        }
+        let by_key = build(Family::Exact);
+        let split = split_layout(&by_key);
+        for key in 0..KEYS as u32 {
+            assert_eq!(
+                split[split_index(key) as usize],
+                by_key[key as usize],
+                "key {key:#x}"
+            );
         }
     }
 
