@@ -240,7 +240,6 @@ impl<'a> ThreatSolver<'a> {
         min_own: u32,
         keep: impl Fn(&PatternCounts) -> bool,
     ) -> Vec<Spot> {
-        let mut out = Vec::new();
         let mut rows = window_squares(&self.board, color, min_own);
         if min_own < 3 {
             // With three stones in a five-cell window every empty cell of it is within two
@@ -249,6 +248,9 @@ impl<'a> ThreatSolver<'a> {
                 *row &= near;
             }
         }
+        // Room for every square looked at: one allocation, never grown.
+        let looked_at: u32 = rows.iter().map(|r| r.count_ones()).sum();
+        let mut out = Vec::with_capacity(looked_at as usize);
         for pos in row_squares(&rows, self.board.height()) {
             let counts = PatternCounts::of(&self.tables.patterns(&self.board, pos, color));
             if keep(&counts) {
