@@ -290,14 +290,22 @@ impl<'a> ThreatSolver<'a> {
     /// more) at once. Occupying the square is the only way, except under Caro rules, where a
     /// stone just past the far end of the five-to-be can also close it at both ends (when
     /// the near end already holds a defender stone). Forbidden squares are left out.
-    fn five_defences(&mut self, completions: &[Pos]) -> Vec<Pos> {
+    ///
+    /// A short list kept on the stack (VCF nodes ask for it at every four): every square
+    /// in it stops the first completion, by taking it or by closing a five through it at
+    /// both ends, and only a square just past an end of such a five closes it (two ends on
+    /// each of four lines), so it never holds more than nine.
+    fn five_defences(&mut self, completions: &[Pos]) -> arrayvec::ArrayVec<Pos, 16> {
         let a = self.attacker;
         let d = a.opponent();
+        let mut out = arrayvec::ArrayVec::new();
         if !self.capping() {
-            return match *completions {
-                [c] if !self.forbidden(c, d) => vec![c],
-                _ => Vec::new(),
-            };
+            if let [c] = *completions {
+                if !self.forbidden(c, d) {
+                    out.push(c);
+                }
+            }
+            return out;
         }
         let mut candidates: Vec<Pos> = completions.to_vec();
         for &c in completions {
@@ -307,7 +315,6 @@ impl<'a> ThreatSolver<'a> {
                 }
             }
         }
-        let mut out = Vec::new();
         for q in candidates {
             if self.forbidden(q, d) {
                 continue;
@@ -392,17 +399,11 @@ impl<'a> ThreatSolver<'a> {
     /// Attacker to move, with no five of its own (the caller has checked), facing the
     /// defender's fives `their_fives`.
     fn vcf_attack(&mut self, depth: u32, their_fives: &[Pos]) -> Option<Vec<Pos>> {
-        self.vcf_node(depth, their_fives, None)
+        self.vcf_node(depth, their_fives, Fours::Scan)
     }
 
-    /// [`Self::vcf_attack`], told its parent's fours and the four and block played since
-    /// (`parent`), from which its own fours follow without a scan of the board.
-    fn vcf_node(
-        &mut self,
-        depth: u32,
-        their_fives: &[Pos],
-        parent: Option<(&[Spot], Pos, Pos)>,
-    ) -> Option<Vec<Pos>> {
+    /// [`Self::vcf_attack`], told where its fours come from (see [`Fours`]).
+    fn vcf_node(&mut self, depth: u32, their_fives: &[Pos], source: Fours<'_>) -> Option<Vec<Pos>> {
         if self.tick() || depth == 0 {
             return None;
         }
@@ -421,8 +422,9 @@ impl<'a> ThreatSolver<'a> {
             return None;
         }
         let must = their_fives.first().copied().filter(|_| !capping);
-        let mut fours = match (must, parent) {
-            (None, Some((spots, four, block))) => self.fours_after(spots, four, block),
+        let mut fours = match (must, source) {
+            (None, Fours::After(spots, four, block)) => self.fours_after(spots, four, block),
+            (None, Fours::Given(spots)) => spots.to_vec(),
             _ => self.spots_at(a, must, 3, |c| c.f4 + c.b4 > 0),
         };
         // Open fours and double fours first, then by pattern strength; ties by square.
@@ -480,8 +482,11 @@ impl<'a> ThreatSolver<'a> {
                             }
                         }
                         // Only a full list (no five to block here) tells the child its fours.
-                        let parent = must.is_none().then_some((&fours[..], pos, block));
-                        let sub = self.vcf_node(depth - 1, &next, parent);
+                        let source = match must {
+                            None => Fours::After(&fours[..], pos, block),
+                            Some(_) => Fours::Scan,
+                        };
+                        let sub = self.vcf_node(depth - 1, &next, source);
                         self.undo(block);
                         match sub {
                             None => {
@@ -568,11 +573,13 @@ impl<'a> ThreatSolver<'a> {
     /// caller's position must leave the attacker no five to make. The search is the VCF's,
     /// with the sides swapped (so the renju fouls and forbidden blocks apply to the right
     /// side); its failure entries are keyed by that side.
-    fn defender_vcf(&mut self, depth: u32) -> bool {
+    /// `fours` are the squares where the defender makes a four, as
+    /// `self.spots(defender, 3, ..)` finds them (the caller has them at hand).
+    fn defender_vcf(&mut self, depth: u32, fours: &[Spot]) -> bool {
         let a = self.attacker;
         debug_assert!(self.fives(a).is_empty(), "the attacker has a five to make");
         self.attacker = a.opponent();
-        let won = self.vcf_attack(depth, &[]).is_some();
+        let won = self.vcf_node(depth, &[], Fours::Given(fours)).is_some();
         self.attacker = a;
         won
     }
@@ -612,7 +619,7 @@ impl<'a> ThreatSolver<'a> {
                 break;
             }
             let reply = pair[1];
-            if defences != [reply] {
+            if defences.as_slice() != [reply] {
                 break;
             }
             self.play(reply, d);
@@ -624,6 +631,18 @@ impl<'a> ThreatSolver<'a> {
         }
         ok
     }
+}
+
+/// Where a VCF node's fours come from.
+#[derive(Clone, Copy)]
+enum Fours<'s> {
+    /// A scan of the board.
+    Scan,
+    /// The caller's list: every square where the side making fours makes one.
+    Given(&'s [Spot]),
+    /// The parent's list, with the parent's four and the block played since: the node's
+    /// own follow from them without a scan (see [`ThreatSolver::fours_after`]).
+    After(&'s [Spot], Pos, Pos),
 }
 
 /// Most entries in the VCF failure table (about 12 bytes each).

@@ -855,14 +855,15 @@ impl ThreatSolver<'_> {
                 };
             }
             return Defences::Replies {
-                replies: blocks,
+                replies: blocks.to_vec(),
                 refuted: None,
             };
         }
         // No four: a defender who wins by fours of its own holds, whatever the attacker's
         // threat (each of its fours comes first). A short look settles many such nodes
         // that the proof numbers would otherwise reach only through its fours one by one.
-        if self.defender_vcf(DEFENDER_VCF_FOURS) {
+        let counter_fours = self.spots(d, 3, |c| c.f4 + c.b4 > 0);
+        if self.defender_vcf(DEFENDER_VCF_FOURS, &counter_fours) {
             return Defences::NoThreat;
         }
         // The attacker threatens an open four (or a four-three): stop it on its lines, or
@@ -928,7 +929,7 @@ impl ThreatSolver<'_> {
                 }
             }
         }
-        for s in self.spots(d, 3, |c| c.f4 + c.b4 > 0) {
+        for s in counter_fours {
             if !set.contains(&s.pos) {
                 set.push(s.pos);
             }
