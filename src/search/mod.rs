@@ -31,7 +31,7 @@ pub struct Limits {
     pub max_depth: Option<u32>,
     /// Time left unused before `maximum` is lost (only a per-move limit applies): the
     /// root VCT may then go on with it once the main search is done (the main search then
-    /// stops at `optimum`, leaving the VCT the rest).
+    /// stops early, before `optimum`, leaving the VCT the rest).
     pub unused_is_lost: bool,
 }
 
