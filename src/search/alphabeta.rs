@@ -574,19 +574,21 @@ impl AlphaBetaSearcher {
     }
 
     /// Root threat solving: a VCF of our own, then a VCT, together within a share of the
-    /// optimum time (see [`threat_share`]; or fixed node budgets when the search is bounded by depth or nodes,
-    /// so that bench and fixed-node play stay deterministic).
+    /// optimum time (see [`threat_share`]); or fixed node budgets when the search is
+    /// bounded by depth or nodes, so that bench and fixed-node play stay deterministic.
+    /// With only a per-move limit (see [`Limits::unused_is_lost`]) the VCT may go on until
+    /// the main search's reserve (see [`main_reserve`]) is all that is left of the move.
     ///
-    /// Returns the win found, and the VCT solver when its search ran out of time (to be
-    /// resumed with time the main search leaves unused).
-    fn root_threats<'s>(
+    /// Returns the win found, and whether such a long VCT ran out of time unfinished (the
+    /// main search then has the rest of the move).
+    fn root_threats(
         &self,
         position: &Position,
         limits: &Limits,
-        stop: &'s AtomicBool,
+        stop: &AtomicBool,
         nodes: &mut u64,
         with_vct: bool,
-    ) -> (Option<Vec<Pos>>, Option<ThreatSolver<'s>>) {
+    ) -> (Option<Vec<Pos>>, bool) {
         let me = position.to_move();
         // With a depth or node limit the solvers get node budgets (deterministic for bench
         // and fixed-node play); otherwise a share of the optimum time. The hard time limit
@@ -601,7 +603,7 @@ impl AlphaBetaSearcher {
             (20_000 * d, 5_000 * d)
         } else {
             if share < Duration::from_millis(2) {
-                return (None, None);
+                return (None, false);
             }
             (u64::MAX, u64::MAX)
         };
@@ -625,8 +627,15 @@ impl AlphaBetaSearcher {
             limits.elapsed()
         );
         if found.is_some() || !with_vct {
-            return (found, None);
+            return (found, false);
         }
+        let long =
+            limits.unused_is_lost && limits.max_nodes.is_none() && limits.max_depth.is_none();
+        let vct_deadline = if long {
+            limits.start + limits.maximum.saturating_sub(main_reserve(optimum, share))
+        } else {
+            deadline
+        };
         let mut solver = ThreatSolver::new(
             position.board(),
             position.rule(),
@@ -637,16 +646,20 @@ impl AlphaBetaSearcher {
             },
         )
         .with_stop(stop)
-        .with_deadline(deadline);
+        .with_deadline(vct_deadline);
         let found = solver.vct();
         *nodes += solver.nodes();
+        let ran_out = found.is_none() && solver.aborted();
         log::debug!(
             "root VCT {} at {:?}",
-            if found.is_some() { "won" } else { "stopped" },
+            match (found.is_some(), ran_out) {
+                (true, _) => "won",
+                (false, true) => "ran out",
+                (false, false) => "found no win",
+            },
             limits.elapsed()
         );
-        let resumable = found.is_none() && solver.can_resume_vct();
-        (found, resumable.then_some(solver))
+        (found, long && ran_out)
     }
 }
 
@@ -708,16 +721,11 @@ impl Searcher for AlphaBetaSearcher {
             && root.their_fives.is_empty()
             && limits.max_nodes.is_none()
             && limits.max_depth.is_none();
-        let mut unfinished_vct = None;
+        let mut long_vct_ran_out = false;
         if root.their_fives.is_empty() && self.use_threat_solvers {
-            let (found, unfinished) =
+            let (found, ran_out) =
                 self.root_threats(position, limits, stop, &mut threat_nodes, !dedicated_vct);
-            // Only a per-move limit leaves time to resume it with (see below); otherwise it
-            // is dropped here, where freeing its tables (milliseconds) comes out of the
-            // main search's time rather than after the hard limit.
-            let resumable =
-                limits.unused_is_lost && limits.max_nodes.is_none() && limits.max_depth.is_none();
-            unfinished_vct = unfinished.filter(|_| resumable);
+            long_vct_ran_out = ran_out;
             if let Some(line) = found {
                 let len = line.len() as i32;
                 return SearchOutcome {
@@ -729,16 +737,14 @@ impl Searcher for AlphaBetaSearcher {
                 };
             }
         }
-        // A root VCT that ran out of its share goes on after the main search when the time
-        // left before the hard limit is lost otherwise (see [`Limits::unused_is_lost`]):
-        // then the main search gets a slice of what is left before the optimum (see
-        // [`main_slice_end`]), and the rest of the move is the VCT's.
-        let whole_move = limits;
+        // After a root VCT that had all but the main search's reserve of the move (only a
+        // per-move limit) and ran out, the main search has the rest: no later move can use
+        // what it leaves, so it runs to the hard limit.
         let main_limits = Limits {
-            maximum: if unfinished_vct.is_some() {
-                main_slice_end(limits.elapsed(), limits.optimum.min(limits.maximum))
-            } else {
+            optimum: if long_vct_ran_out {
                 limits.maximum
+            } else {
+                limits.optimum
             },
             ..limits.clone()
         };
@@ -912,32 +918,7 @@ impl Searcher for AlphaBetaSearcher {
                 pv,
             });
         });
-        let limits = whole_move;
-        let mut vct_line = vct_line.into_inner().ok().flatten();
-        if let Some(solver) = unfinished_vct.as_mut() {
-            // Only a per-move limit (kept only then): the time the main search left before
-            // the hard limit is lost unless used now. The root VCT goes on where it
-            // stopped; its move replaces the main search's only with a proven win.
-            let undecided = main_result.as_ref().is_some_and(|r| !is_decisive(r.score));
-            let deadline = limits.start + limits.maximum.saturating_sub(VCT_RESUME_SLACK);
-            if undecided
-                && !stop.load(Ordering::Relaxed)
-                && Instant::now() + MIN_VCT_RESUME < deadline
-            {
-                solver.set_deadline(deadline);
-                let before = solver.nodes();
-                log::debug!("root VCT resumed at {:?}", limits.elapsed());
-                vct_line = solver.resume_vct();
-                log::debug!(
-                    "root VCT {} at {:?}",
-                    if vct_line.is_some() { "won" } else { "stopped" },
-                    limits.elapsed()
-                );
-                shared
-                    .nodes
-                    .fetch_add(solver.nodes() - before, Ordering::Relaxed);
-            }
-        }
+        let vct_line = vct_line.into_inner().ok().flatten();
         let nodes = shared.nodes.load(Ordering::Relaxed);
         if let Some(line) = vct_line {
             let len = line.len() as i32;
@@ -983,30 +964,22 @@ fn threat_share(optimum: Duration) -> f64 {
     0.25 + 0.5 * ((ms - 200.0) / 300.0).clamp(0.0, 1.0)
 }
 
-/// When the main search must stop if a root VCT waits to be resumed (see
-/// [`Limits::unused_is_lost`]), from the time `now` (since the move began) at which the
-/// VCT's first share ended: half of what the optimum leaves, at least [`MIN_MAIN_SLICE`],
-/// never past the optimum. Such positions are few in games (about one move in sixteen at
-/// 1 s per move: in most the VCT ends within milliseconds) and rich in threats; there the
-/// VCT's extra time finds wins (vct_game_black_l11_3 needs about 0.94 M solver nodes,
-/// which the VCT reaches at 1 s per move only with this share on a slow machine), while
-/// the main search, already past its first iterations, loses about one ply.
-fn main_slice_end(now: Duration, optimum: Duration) -> Duration {
-    let left = optimum.saturating_sub(now);
-    (now + (left / 2).max(MIN_MAIN_SLICE)).min(optimum)
+/// The part of the move that the main search keeps when only a per-move limit applies and
+/// the root VCT may use the rest (see [`Limits::unused_is_lost`]): half of what the
+/// optimum leaves after the VCF and VCT's usual share, at least [`MIN_MAIN_RESERVE`]. At 1 s
+/// per move that gives the VCT 828 ms, run in one piece (a df-pn search cut short and
+/// resumed takes a different, often longer path: vct_game_black_l11_3 took from 0.92 M to
+/// 1.63 M nodes resumed, against 0.94 M in one piece). Positions where the VCT runs that
+/// long are few in games (4 of 63 root VCTs at 1 s per move in a 6-game renju sample; most
+/// end within milliseconds, and the main search then has the whole move) and rich in
+/// threats.
+fn main_reserve(optimum: Duration, share: Duration) -> Duration {
+    (optimum.saturating_sub(share) / 2).max(MIN_MAIN_RESERVE)
 }
 
-/// The shortest main search worth running before a root VCT is resumed (see
-/// [`main_slice_end`]).
-const MIN_MAIN_SLICE: Duration = Duration::from_millis(40);
-
-/// Least time worth resuming the root VCT for after the main search (see
-/// [`Limits::unused_is_lost`]).
-const MIN_VCT_RESUME: Duration = Duration::from_millis(5);
-
-/// Time kept back from the hard limit when the root VCT is resumed: for building its
-/// line and freeing its tables (3 ms seen after a 0.5 s VCT).
-const VCT_RESUME_SLACK: Duration = Duration::from_millis(10);
+/// The shortest main search worth keeping time for after a long root VCT (see
+/// [`main_reserve`]).
+const MIN_MAIN_RESERVE: Duration = Duration::from_millis(40);
 
 /// Time for the threat thread's look for an opponent VCT after one candidate root move: a
 /// quarter of the optimum (at least 10 ms).
@@ -1110,13 +1083,11 @@ mod tests {
     }
 
     #[test]
-    fn main_slice_takes_half_of_what_the_optimum_leaves() {
-        // 1 s per move: optimum 736 ms, the VCT's first share ends at 552 ms.
-        assert_eq!(main_slice_end(ms(552), ms(736)), ms(644));
-        // Little left before the optimum: the shortest slice, but never past the optimum.
-        assert_eq!(main_slice_end(ms(600), ms(700)), ms(650));
-        assert_eq!(main_slice_end(ms(690), ms(736)), ms(730));
-        assert_eq!(main_slice_end(ms(720), ms(736)), ms(736));
-        assert_eq!(main_slice_end(ms(800), ms(736)), ms(736));
+    fn main_reserve_is_half_of_what_the_optimum_leaves_after_the_threat_share() {
+        // 1 s per move: optimum 736 ms, threat share 552 ms.
+        assert_eq!(main_reserve(ms(736), ms(552)), ms(92));
+        // Little left after the share: the shortest reserve.
+        assert_eq!(main_reserve(ms(100), ms(25)), ms(40));
+        assert_eq!(main_reserve(ms(100), ms(200)), ms(40));
     }
 }

@@ -30,8 +30,8 @@ pub struct Limits {
     /// Stop after this depth (None: unlimited).
     pub max_depth: Option<u32>,
     /// Time left unused before `maximum` is lost (only a per-move limit applies): the
-    /// root VCT may then go on with it once the main search is done (the main search then
-    /// stops early, before `optimum`, leaving the VCT the rest).
+    /// root VCT may then take most of the move, and the main search the rest, to the hard
+    /// limit.
     pub unused_is_lost: bool,
 }
 

@@ -89,8 +89,6 @@ pub struct ThreatSolver<'a> {
     generation: u64,
     /// The children's numbers of the VCT nodes on the current path, one slice a node.
     child_numbers: Vec<vct::Numbers>,
-    /// The VCT pass a search that ran out of time or was stopped was in.
-    resume_pass: Option<u32>,
 }
 
 /// A cell and what the side to move would make there.
@@ -126,7 +124,6 @@ impl<'a> ThreatSolver<'a> {
             loose_wins: Vec::new(),
             generation: 0,
             child_numbers: Vec::new(),
-            resume_pass: None,
         }
     }
 
@@ -140,16 +137,6 @@ impl<'a> ThreatSolver<'a> {
     pub fn with_deadline(mut self, deadline: std::time::Instant) -> Self {
         self.deadline = Some(deadline);
         self
-    }
-
-    /// Move the deadline (for a search to be resumed).
-    pub fn set_deadline(&mut self, deadline: std::time::Instant) {
-        self.deadline = Some(deadline);
-    }
-
-    /// Change the node limit (for a search to be resumed), counting the nodes visited.
-    pub fn set_max_nodes(&mut self, max_nodes: u64) {
-        self.limits.max_nodes = max_nodes;
     }
 
     /// Nodes visited so far.
@@ -1007,57 +994,6 @@ mod tests {
         let mut s = ThreatSolver::new(&b, Rule::Freestyle, Color::Black, limits(10));
         assert!(s.vcf().is_none());
         assert!(!s.aborted());
-    }
-
-    #[test]
-    fn a_vct_cut_short_is_resumed_to_a_win() {
-        // vct_game_black_l05_2 of the quintet set (MIT, renju-note/quintet): Black to play
-        // wins by threats in five moves under renju rules.
-        let b = Board::from_ascii(
-            "...............
-             ...............
-             ...............
-             ......XXX......
-             .....XOX.......
-             ...OOOOX.......
-             ....O..OOOX....
-             ...O...X.......
-             ..X...X........
-             ...............
-             ...............
-             ...............
-             ...............
-             ...............
-             ...............",
-        )
-        .unwrap();
-        let mut whole = ThreatSolver::new(&b, Rule::Renju, Color::Black, limits(6));
-        assert!(whole.vct().is_some(), "black wins by threes");
-        let needed = whole.nodes();
-        assert!(needed > 8, "too small a search to cut: {needed} nodes");
-        for cut in [2, needed / 4, needed / 2, needed - 1] {
-            // Out of nodes part of the way: nothing found, but a search to resume.
-            let mut s = ThreatSolver::new(
-                &b,
-                Rule::Renju,
-                Color::Black,
-                ThreatLimits {
-                    max_attacker_moves: 6,
-                    max_nodes: cut,
-                },
-            );
-            assert_eq!(s.vct(), None, "cut at {cut}");
-            assert!(s.can_resume_vct(), "cut at {cut}");
-            s.set_max_nodes(u64::MAX);
-            let line = s.resume_vct().expect("the resumed search wins");
-            assert!(!s.can_resume_vct());
-            assert!(
-                replay_is_win(&b, Rule::Renju, Color::Black, &line),
-                "cut at {cut}: {line:?}"
-            );
-            // A finished search has nothing to resume.
-            assert_eq!(s.resume_vct(), None);
-        }
     }
 
     #[test]

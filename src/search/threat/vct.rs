@@ -371,40 +371,23 @@ impl ThreatSolver<'_> {
     /// `max_attacker_moves` attacker moves.
     pub fn vct(&mut self) -> Option<Vec<Pos>> {
         self.aborted = false;
-        self.resume_pass = None;
         self.failed.clear();
         self.settled.clear();
         self.move_lists.clear();
         if let Some(&five) = self.fives(self.attacker).first() {
             return Some(vec![five]);
         }
-        self.vct_passes(1, false)
+        self.vct_passes()
     }
 
-    /// Go on with a [`Self::vct`] search that ran out of time or was stopped, from the
-    /// pass it was in and with all its tables (set a later deadline first, see
-    /// [`Self::set_deadline`]). None when there is nothing to resume, no win, or it runs
-    /// out of time again (it can then be resumed once more).
-    pub fn resume_vct(&mut self) -> Option<Vec<Pos>> {
-        let pass = self.resume_pass?;
-        self.aborted = false;
-        self.vct_passes(pass, true)
-    }
-
-    /// True when [`Self::resume_vct`] has a search to go on with.
-    pub fn can_resume_vct(&self) -> bool {
-        self.resume_pass.is_some()
-    }
-
-    /// The VCT's passes from the one allowing `first` threats; `resume` keeps the proof
-    /// numbers of that first pass (it was cut short).
-    fn vct_passes(&mut self, first: u32, resume: bool) -> Option<Vec<Pos>> {
+    /// The VCT's passes, one more threat allowed in each.
+    fn vct_passes(&mut self) -> Option<Vec<Pos>> {
         let their_fives = self.fives(self.attacker.opponent());
         // Deepen over the threats (non-four moves) allowed in a line: fours cost little (one
         // reply each) while every three multiplies the tree, so wins with few threes are
         // found long before a search with no such bound would find them.
         let max_depth = self.limits.max_attacker_moves.min(u32::from(u8::MAX));
-        for threats in first..=max_depth {
+        for threats in 1..=max_depth {
             // Short lines first: a pass with few threats also gets fewer moves (the defender's
             // delaying fours make deep trees costly long before they find anything).
             let depth = FIRST_PASS_MOVES
@@ -416,13 +399,10 @@ impl ThreatSolver<'_> {
                 threats: threats as u8,
                 quiet: FULL_QUIET,
             };
-            if !(resume && threats == first) {
-                // A pass's nodes are keyed by their budget, so the last pass's numbers are
-                // seldom met again: drop them (its wins and holds stay in the settled
-                // table).
-                self.proof.clear();
-                self.loose_wins.clear();
-            }
+            // A pass's nodes are keyed by their budget, so the last pass's numbers are
+            // seldom met again: drop them (its wins and holds stay in the settled table).
+            self.proof.clear();
+            self.loose_wins.clear();
             let root = self.attack_node(budget, &their_fives, UNBOUNDED);
             log::debug!(
                 "vct pass threats {threats} depth {depth}: pn {} dn {} nodes {}",
@@ -431,17 +411,13 @@ impl ThreatSolver<'_> {
                 self.nodes()
             );
             if self.aborted {
-                self.resume_pass = Some(threats);
                 return None;
             }
             if root.pn == 0 {
-                let line = self.attack_line(budget, &their_fives);
                 // Building the line runs the VCF at its leaves, which can run out too.
-                self.resume_pass = (line.is_none() && self.aborted).then_some(threats);
-                return line;
+                return self.attack_line(budget, &their_fives);
             }
         }
-        self.resume_pass = None;
         None
     }
 
@@ -476,8 +452,8 @@ impl ThreatSolver<'_> {
     fn remember(&mut self, node: &Node, numbers: Numbers) -> Numbers {
         if self.aborted && numbers.dn == 0 {
             // A search cut short reads as "no win" (an unfinished VCF under a defender
-            // node, say): a disproof now may be false, and a resumed search must not
-            // meet it in the tables. Proofs stand: every win found is a real one.
+            // node, say): a disproof now may be false, so it stays out of the tables.
+            // Proofs stand: every win found is a real one.
             return numbers;
         }
         if self.proof.len() >= TABLE_CAP {
