@@ -739,9 +739,11 @@ impl Searcher for AlphaBetaSearcher {
         }
         // After a root VCT that had all but the main search's reserve of the move (only a
         // per-move limit) and ran out, the main search has the rest: no later move can use
-        // what it leaves, so it runs to the hard limit.
+        // what it leaves, so it runs to the hard limit. So it does beside a threat thread
+        // whose own VCT may then run to the hard limit too.
+        let long_threat_thread = dedicated_vct && limits.unused_is_lost;
         let main_limits = Limits {
-            optimum: if long_vct_ran_out {
+            optimum: if long_vct_ran_out || long_threat_thread {
                 limits.maximum
             } else {
                 limits.optimum
@@ -762,8 +764,14 @@ impl Searcher for AlphaBetaSearcher {
                 let shared = &shared;
                 let vct_line = &vct_line;
                 scope.spawn_named(99, move || {
-                    // Our own VCT first, for up to half the optimum time.
-                    let own_share = limits.optimum.min(limits.maximum) / 2;
+                    // Our own VCT first: for up to half the optimum time, or with only a
+                    // per-move limit up to the hard limit (the main thread searches on
+                    // meanwhile, to the hard limit as well).
+                    let own_share = if long_threat_thread {
+                        limits.maximum.saturating_sub(THREAT_THREAD_SLACK)
+                    } else {
+                        limits.optimum.min(limits.maximum) / 2
+                    };
                     let mut solver = ThreatSolver::new(
                         position.board(),
                         position.rule(),
@@ -976,6 +984,11 @@ fn threat_share(optimum: Duration) -> f64 {
 fn main_reserve(optimum: Duration, share: Duration) -> Duration {
     (optimum.saturating_sub(share) / 2).max(MIN_MAIN_RESERVE)
 }
+
+/// Time the threat thread's own VCT leaves before the hard limit when it may run that far
+/// (only a per-move limit): for building its line and freeing its tables (3 ms seen after
+/// a 0.5 s VCT).
+const THREAT_THREAD_SLACK: Duration = Duration::from_millis(10);
 
 /// The shortest main search worth keeping time for after a long root VCT (see
 /// [`main_reserve`]).
