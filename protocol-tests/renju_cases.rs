@@ -5,6 +5,9 @@
 //! `test_overline`, as collected in the project's shared test data
 //! (`renju_forbidden_cases.jsonl`). Converted to Gomocup coordinates:
 //! x = column letter index (a = 0), y = 15 - row number. All boards are 15x15.
+//!
+//! The last cases (`referee …`) are the Gomocup referee's (Piskvork's `foulr`) readings that
+//! `tests/renju_referee.rs` checks in-process, here through the binary's `YXSHOWFORBID`.
 
 pub enum Query {
     /// The complete list of forbidden points for Black.
@@ -268,5 +271,46 @@ pub const CASES: &[Case] = &[
         black: &[(4, 7), (5, 7), (6, 7), (9, 7), (10, 7)],
         white: &[],
         query: Query::Point((7, 7), false),
+    },
+    Case {
+        name: "referee: (8,7)'s row three is completed only at (7,7), which makes a five \
+               down the column: not a real three, so no double three",
+        black: &[
+            (7, 3),
+            (7, 4),
+            (7, 5),
+            (7, 6),
+            (5, 7),
+            (6, 7),
+            (8, 8),
+            (8, 9),
+        ],
+        white: &[],
+        query: Query::Point((8, 7), false),
+    },
+    Case {
+        name: "referee: the same with the column two stones short: (7,7) makes no five, \
+               double three",
+        black: &[(7, 5), (7, 6), (5, 7), (6, 7), (8, 8), (8, 9)],
+        white: &[],
+        query: Query::Point((8, 7), true),
+    },
+    Case {
+        name: "referee: nested, the straight-four point (9,6) is allowed because its own \
+               row three is completed only at a five-making point",
+        black: &[
+            (7, 6),
+            (10, 6),
+            (7, 7),
+            (9, 7),
+            (6, 8),
+            (7, 8),
+            (9, 8),
+            (12, 8),
+            (5, 9),
+            (6, 9),
+        ],
+        white: &[(10, 9)],
+        query: Query::Point((9, 5), true),
     },
 ];

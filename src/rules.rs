@@ -2,7 +2,59 @@
 //!
 //! The fast code here works on the board's per-line bit masks. A deliberately simple
 //! reference implementation lives in the tests (`tests/common/reference.rs`) and is compared
-//! against this one on many random positions.
+//! against this one on many random positions; `tests/renju_referee.rs` compares both with the
+//! Gomocup referee itself.
+//!
+//! # Forbidden moves, as the Gomocup referee judges them
+//!
+//! In a Gomocup renju game the manager's referee decides, and a forbidden move loses at
+//! once. That referee is the `foulr` routine of Piskvork's `renju.cpp` (GomocupJudge's
+//! `check_forbid.py` adapts it; the PyPI package `renju` ports it). [`renju_foul`] judges as
+//! it does. Black's stone is imagined on the empty square `*`; then, in this order:
+//!
+//! 1. **Exact five first.** If any line through `*` holds exactly five black stones in a row,
+//!    the move wins and is never forbidden, whatever the other lines hold:
+//!
+//!    ```text
+//!    . X X X X * . .      five across: allowed, even if `*` also made an
+//!                          overline or two fours on other lines
+//!    ```
+//! 2. **Overline.** Six or more black stones in a row through `*`: forbidden.
+//!
+//!    ```text
+//!    . X X * X X X .      six: forbidden (unless a five on another line, rule 1)
+//!    ```
+//! 3. **Double four.** A *four* through `*` is a line where one more black stone on some
+//!    empty square makes an exact five containing `*`. An open (straight) four counts once.
+//!    Two fours on two lines, or two fours on *one* line, are forbidden. One line holds two
+//!    fours exactly in these shapes, with `*` among the middle stones and no black stone just
+//!    beyond either end:
+//!
+//!    ```text
+//!    X . X * X . X        X X . * X . X X        X X X . * . X X X
+//!    ```
+//! 4. **Double three.** A *three* through `*` is a line where one more black stone on some
+//!    empty square `s` makes a straight four (`. X X X X .`, with no black stone just beyond
+//!    either end, so both of its fives are exact) whose four stones include `*` and `s`.
+//!    The three is *real* only when `s` is playable: the referee judges `s` with rules 1-4
+//!    again (with `*` standing), recursively, and the three counts only if `s` is neither
+//!    forbidden **nor a five**. A square that makes a five counts as unplayable here, although
+//!    a five is never forbidden as a move (rule 1): the referee calls itself on `s` asking a
+//!    five to report as a foul. Two or more real threes on different lines: forbidden.
+//!
+//!    ```text
+//!    . . . . . X . .      Across, `X X s *` is a three only through `s`, and `s`
+//!    . . . . . X . .      makes a five down the column. So the three across is not
+//!    . . . . . X . .      real: with the open three down, `*` holds one real three
+//!    . . . . . X . .      and is allowed. Take one stone off the column and `s`
+//!    . . . X X s * .      makes no five: the three is real and `*` is a double three.
+//!    . . . . . . X .
+//!    . . . . . . X .
+//!    ```
+//!
+//!    A line holds at most one three through `*`: its straight-four squares are either one
+//!    square or the two ends of `. . X X X . .`; the three is real when either is playable.
+//!    The recursion ends because every level adds a stone.
 
 use crate::board::{Board, Cell, Color, Direction, Pos};
 use std::fmt;
@@ -204,8 +256,9 @@ pub fn stone_wins(board: &Board, pos: Pos, rule: Rule) -> bool {
 }
 
 /// The forbidden kind of Black's move at the empty square `pos` under Renju, or None if the
-/// move is allowed. A move that makes an exact five is never forbidden. The board is used as
-/// scratch space and restored before returning.
+/// move is allowed, as the Gomocup referee judges it (see the module documentation). A move
+/// that makes an exact five is never forbidden. The board is used as scratch space and
+/// restored before returning.
 pub fn renju_foul(board: &mut Board, pos: Pos) -> Option<Foul> {
     debug_assert!(board.is_empty(pos));
     if !may_be_foul(board, pos) {
@@ -446,8 +499,16 @@ fn is_straight_four_with(board: &Board, pos: Pos, dir: Direction, inner: u32) ->
     false
 }
 
+/// The referee's test of a three's straight-four square `q` (empty): the three is real
+/// through `q` only when Black could play `q` and it would *not* make a five. A square that
+/// makes an exact five anywhere counts as unplayable here (Piskvork's `foulr` calls itself on
+/// the square with its `five` result set to 1), although a five is never forbidden as a move.
+fn straight_four_square_counts(board: &mut Board, q: Pos) -> bool {
+    !is_winning_move(board, q, Color::Black, Rule::Renju) && renju_foul(board, q).is_none()
+}
+
 /// True when the black stone on `pos` is part of a real three on this line: some empty square
-/// turns it into a straight four, and that square is not itself forbidden.
+/// turns it into a straight four, and that square neither makes a five nor is forbidden.
 fn is_real_three(board: &mut Board, pos: Pos, dir: Direction) -> bool {
     let r = board.line_ref(pos, dir);
     let black = board.line_stones(Color::Black, dir, r.line);
@@ -465,7 +526,7 @@ fn is_real_three(board: &mut Board, pos: Pos, dir: Direction) -> bool {
         board.place(q, Cell::Stone(Color::Black));
         let straight = is_straight_four_with(board, pos, dir, bit);
         board.remove(q);
-        if straight && renju_foul(board, q).is_none() {
+        if straight && straight_four_square_counts(board, q) {
             return true;
         }
     }

@@ -321,7 +321,8 @@ fn makes_straight_four(grid: &mut Grid, x: i32, y: i32, dx: i32, dy: i32, k: i32
 /// True when the black stone on `(x, y)` is part of a real three along this line: one more
 /// black stone on some empty square of the line makes a straight four through `(x, y)` (the
 /// new stone being one of its four stones: a line that already is a straight four is no
-/// three), and that move is not itself forbidden.
+/// three), and that move neither makes a five nor is itself forbidden (the Gomocup referee,
+/// Piskvork's `foulr`, counts a five-making square as unplayable for a three).
 fn is_three(grid: &mut Grid, x: i32, y: i32, dx: i32, dy: i32) -> bool {
     for k in -4..=4 {
         let (qx, qy) = (x + k * dx, y + k * dy);
@@ -331,7 +332,8 @@ fn is_three(grid: &mut Grid, x: i32, y: i32, dx: i32, dy: i32) -> bool {
         grid.set(qx, qy, BLACK);
         let straight = makes_straight_four(grid, x, y, dx, dy, k);
         grid.set(qx, qy, EMPTY);
-        if straight && renju_foul(grid, qx, qy).is_none() {
+        if straight && !wins(grid, qx, qy, BLACK, Rule::Renju) && renju_foul(grid, qx, qy).is_none()
+        {
             return true;
         }
     }
