@@ -5,6 +5,7 @@ use crate::board::Pos;
 use crate::pattern::PatternTables;
 use crate::position::Position;
 use crate::search::alphabeta::AlphaBetaSearcher;
+use crate::search::board::SearchBoard;
 use crate::search::heuristic::instant_move;
 use crate::search::node::{analyse, NodeAnalysis};
 use crate::search::tt::{TranspositionTable, MIN_TABLE_BYTES};
@@ -25,9 +26,7 @@ pub const DEFAULT_MAX_MEMORY: u64 = 350 << 20;
 pub const MEMORY_RESERVE: u64 = 48 << 20;
 /// Largest table used without an explicit `hash_size`.
 pub const DEFAULT_TABLE_CAP: u64 = 256 << 20;
-/// Stack size of search threads: deep threat lines recurse far, and the Windows main
-/// thread's 1 MiB would not do.
-pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+pub use crate::search::SEARCH_STACK_BYTES;
 /// Most search threads accepted.
 pub const MAX_THREADS: usize = 64;
 /// Largest `hash_size` accepted, as log2 of KiB (reported to Yixin-Board).
@@ -201,11 +200,11 @@ impl Engine {
     /// opponent's five, else the heuristic's choice). None on a full board.
     pub fn instant_move(position: &Position) -> Option<Pos> {
         // One pass of the node analysis (pattern tables): tens of microseconds.
-        let mut board = position.board().clone();
         let me = position.to_move();
         let tables = PatternTables::new(position.rule());
+        let mut board = SearchBoard::new(position.board().clone(), tables);
         let mut a = NodeAnalysis::default();
-        analyse(&mut board, me, position.rule(), &tables, &mut a);
+        analyse(&mut board, me, position.rule(), &mut a);
         if let Some(five) = a.my_five {
             return Some(five);
         }

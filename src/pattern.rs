@@ -300,12 +300,6 @@ impl PatternTables {
         line.key(color, r.bit)
     }
 
-    /// True when both are the tables of one rule family pair (the same tables).
-    fn same(&self, other: &PatternTables) -> bool {
-        std::ptr::eq(self.tables[0], other.tables[0])
-            && std::ptr::eq(self.tables[1], other.tables[1])
-    }
-
     /// The pattern of a table index seen by `color`.
     #[inline]
     fn of_key(&self, color: Color, key: u32) -> Pattern {
@@ -318,35 +312,21 @@ impl PatternTables {
         self.of_key(color, Self::key(board, pos, color, dir))
     }
 
-    /// The cache of `board` when it holds these tables' patterns and `pos` is empty (the
-    /// cache keeps empty squares only).
-    #[inline]
-    fn cache_of<'b>(&self, board: &'b Board, pos: Pos) -> Option<&'b PatternCache> {
-        board
-            .pattern_cache()
-            .filter(|c| c.tables.same(self) && board.is_empty(pos))
-    }
-
     /// The pattern `color` would form on one line by playing `pos`.
     #[inline]
     pub fn pattern(&self, board: &Board, pos: Pos, color: Color, dir: Direction) -> Pattern {
-        match self.cache_of(board, pos) {
-            Some(cache) => cache.cells[pos.index()][color.index()][dir as usize],
-            None => self.lookup(board, pos, color, dir),
-        }
+        self.lookup(board, pos, color, dir)
     }
 
-    /// Patterns on all four lines.
+    /// Patterns on all four lines, looked up in the tables (the search keeps them instead:
+    /// `search::board::SearchBoard`).
     #[inline(always)]
     pub fn patterns(&self, board: &Board, pos: Pos, color: Color) -> [Pattern; 4] {
-        match self.cache_of(board, pos) {
-            Some(cache) => cache.cells[pos.index()][color.index()],
-            None => self.look_up_all(board, pos, color),
-        }
+        self.look_up_all(board, pos, color)
     }
 
-    /// [`Self::patterns`] from the tables (kept out of line: the cached read is the hot
-    /// path in search).
+    /// [`Self::patterns`] from the tables (kept out of line: the kept patterns of the
+    /// search board are the hot path in search).
     #[inline(never)]
     fn look_up_all(&self, board: &Board, pos: Pos, color: Color) -> [Pattern; 4] {
         Direction::ALL.map(|dir| self.lookup(board, pos, color, dir))
@@ -420,8 +400,8 @@ fn split_layout(by_key: &[u8]) -> Box<[u8]> {
     out.into_boxed_slice()
 }
 
-/// Every square's patterns on its four lines for both colours, kept by a board that has
-/// it enabled ([`Board::enable_patterns`]) up to date on each place and remove: a move
+/// Every square's patterns on its four lines for both colours, kept up to date by the
+/// search's board (`search::board::SearchBoard`) on each place and remove: a move
 /// changes the keys of the twenty squares around it on each of its lines only, while the
 /// search reads the patterns of every candidate square at every node.
 #[derive(Clone)]
@@ -453,9 +433,16 @@ impl PatternCache {
         }
     }
 
-    /// True when this cache holds the patterns of `tables`.
-    pub fn holds(&self, tables: &PatternTables) -> bool {
-        self.tables.same(tables)
+    /// The tables the patterns come from.
+    #[inline]
+    pub fn tables(&self) -> &PatternTables {
+        &self.tables
+    }
+
+    /// The kept patterns of the empty square `pos` for `color`.
+    #[inline(always)]
+    pub fn patterns(&self, pos: Pos, color: Color) -> [Pattern; 4] {
+        self.cells[pos.index()][color.index()]
     }
 
     /// Recompute the empty squares whose keys a change at `pos` touched: those within five
@@ -593,7 +580,7 @@ impl PatternCounts {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::shape::{line_shape, LineShape};
 
@@ -664,71 +651,14 @@ mod tests {
     }
 
     /// A fixed pseudo-random sequence for the random-position tests.
-    fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    /// A small deterministic generator for the tests of this crate.
+    pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
         let mut rng = seed;
         move || {
             rng ^= rng << 13;
             rng ^= rng >> 7;
             rng ^= rng << 17;
             rng
-        }
-    }
-
-    /// A board that keeps its patterns agrees with fresh table lookups on every square
-    /// (occupied ones are read fresh) after any run of places and removes of stones and
-    /// blocked squares, for every rule and on odd sizes.
-    #[test]
-    fn kept_patterns_match_a_fresh_lookup() {
-        let mut next = xorshift(0x0BAD_5EED_1234_5678);
-        for rule in Rule::ALL {
-            let tables = PatternTables::new(rule);
-            for &(w, h) in &[(15, 15), (20, 20), (7, 12), (32, 32)] {
-                let mut b = Board::new(w, h).unwrap();
-                b.enable_patterns(tables);
-                let mut placed: Vec<Pos> = Vec::new();
-                for step in 0..400 {
-                    if placed.is_empty() || !next().is_multiple_of(3) {
-                        let p =
-                            Pos::new((next() % w as u64) as usize, (next() % h as u64) as usize);
-                        if !b.is_empty(p) {
-                            continue;
-                        }
-                        let cell = match next() % 9 {
-                            0 => crate::board::Cell::Blocked,
-                            k if k.is_multiple_of(2) => crate::board::Cell::Stone(Color::Black),
-                            _ => crate::board::Cell::Stone(Color::White),
-                        };
-                        b.place(p, cell);
-                        placed.push(p);
-                    } else {
-                        let i = (next() % placed.len() as u64) as usize;
-                        b.remove(placed.swap_remove(i));
-                    }
-                    if step % 20 != 19 {
-                        continue;
-                    }
-                    for p in b.positions().collect::<Vec<_>>() {
-                        for color in Color::BOTH {
-                            let kept = tables.patterns(&b, p, color);
-                            let fresh = Direction::ALL.map(|d| tables.lookup(&b, p, color, d));
-                            assert_eq!(kept, fresh, "{rule:?} {w}x{h} at {p} for {color:?}");
-                        }
-                    }
-                }
-                // Emptied again, every square reads as on a fresh board.
-                for p in placed.drain(..) {
-                    b.remove(p);
-                }
-                let fresh = Board::new(w, h).unwrap();
-                for p in fresh.positions() {
-                    for color in Color::BOTH {
-                        assert_eq!(
-                            tables.patterns(&b, p, color),
-                            tables.patterns(&fresh, p, color)
-                        );
-                    }
-                }
-            }
         }
     }
 

@@ -56,6 +56,7 @@
 //!    square or the two ends of `. . X X X . .`; the three is real when either is playable.
 //!    The recursion ends because every level adds a stone.
 
+pub use crate::board::geometry::{at_least, window_mask};
 use crate::board::{Board, Cell, Color, Direction, Pos};
 use std::fmt;
 
@@ -357,31 +358,6 @@ fn may_be_foul(board: &Board, pos: Pos) -> bool {
     false
 }
 
-/// Bits `bit - reach ..= bit + reach` of a line mask, clipped to 0..32.
-#[inline]
-pub fn window_mask(bit: u32, reach: u32) -> u32 {
-    let lo = bit.saturating_sub(reach);
-    let hi = (bit + reach).min(31);
-    let width = hi - lo + 1;
-    let ones = if width >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << width) - 1
-    };
-    ones << lo
-}
-
-/// True when `bits` has at least `n` bits set. For the small counts the line code asks
-/// about, clearing the lowest bit `n - 1` times is cheaper than `count_ones`, which the
-/// baseline x86-64 target (no POPCNT instruction) computes in software.
-#[inline]
-pub fn at_least(mut bits: u32, n: u32) -> bool {
-    for _ in 1..n {
-        bits &= bits.wrapping_sub(1);
-    }
-    n == 0 || bits != 0
-}
-
 /// The cells of a line (bit mask) that lie in a five-cell window holding at least `min`
 /// of the stones `own` and nothing but those and the cells `empty` (no opponent stone,
 /// blocked square or edge).
@@ -544,22 +520,6 @@ mod tests {
     fn at(b: &Board, x: usize, y: usize) -> Pos {
         assert!(x < b.width() && y < b.height());
         Pos::new(x, y)
-    }
-
-    #[test]
-    fn at_least_agrees_with_the_bit_count() {
-        let mut x = 0x9e37_79b9u32;
-        for i in 0..20_000u32 {
-            // Sparse and dense masks alike (xorshift, thinned by a second draw).
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            let bits = if i % 2 == 0 { x & x.rotate_left(7) } else { x };
-            for n in 0..=33 {
-                assert_eq!(at_least(bits, n), bits.count_ones() >= n, "{bits:#x} {n}");
-            }
-        }
-        assert!(at_least(0, 0) && !at_least(0, 1) && at_least(u32::MAX, 32));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //!
 //! Scores are for the side to move. A win in `n` plies scores `WIN - n`, a loss `-(WIN - n)`.
 
+use super::board::SearchBoard;
 use super::node::{analyse, Candidate, NodeAnalysis};
 use super::threat::{ThreatLimits, ThreatSolver};
 use super::tt::{Bound, TranspositionTable};
@@ -103,9 +104,8 @@ const REPLY_VCT_MOVES: u32 = 12;
 
 /// One thread's search state.
 struct Worker<'a> {
-    board: Board,
+    board: SearchBoard,
     rule: Rule,
-    tables: PatternTables,
     tt: &'a TranspositionTable,
     shared: &'a Shared,
     external_stop: &'a AtomicBool,
@@ -135,12 +135,9 @@ impl<'a> Worker<'a> {
         main: bool,
     ) -> Self {
         let tables = PatternTables::new(position.rule());
-        let mut board = position.board().clone();
-        board.enable_patterns(tables);
         Worker {
-            board,
+            board: SearchBoard::new(position.board().clone(), tables),
             rule: position.rule(),
-            tables,
             tt,
             shared,
             external_stop,
@@ -225,7 +222,7 @@ impl<'a> Worker<'a> {
     /// within `depth` attacker moves? Works on the worker's board in place.
     fn leaf_vcf(&mut self, me: Color, depth: u32) -> bool {
         let opp = me.opponent();
-        let rows = super::node::candidate_rows(&self.board);
+        let rows = crate::board::geometry::candidate_rows(&self.board);
         let mut fours: arrayvec::ArrayVec<Pos, 64> = arrayvec::ArrayVec::new();
         let mut their_five: Option<Pos> = None;
         let mut their_fives = 0;
@@ -235,14 +232,13 @@ impl<'a> Worker<'a> {
                 let x = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let pos = Pos::new(x, y);
-                let mine =
-                    crate::pattern::PatternCounts::of(&self.tables.patterns(&self.board, pos, me));
+                let mine = crate::pattern::PatternCounts::of(&self.board.patterns(pos, me));
                 if mine.f5 > 0 {
                     return true;
                 }
                 if self
-                    .tables
-                    .patterns(&self.board, pos, opp)
+                    .board
+                    .patterns(pos, opp)
                     .contains(&crate::pattern::Pattern::F5)
                 {
                     their_fives += 1;
@@ -272,7 +268,7 @@ impl<'a> Worker<'a> {
             }
             if self.rule.has_fouls_for(me)
                 // Exact check for every four: a lone F4 line can be a one-line double four.
-                && crate::rules::renju_foul(&mut self.board, pos).is_some()
+                && crate::rules::renju_foul(self.board.probe(), pos).is_some()
             {
                 continue;
             }
@@ -281,10 +277,10 @@ impl<'a> Worker<'a> {
             let mut completion = None;
             let mut completions = 0;
             // The four completes on an empty square of a line through `pos`.
-            for q in super::threat::line_neighbours(&self.board, pos) {
+            for q in crate::board::geometry::line_neighbours(&self.board, pos) {
                 if self
-                    .tables
-                    .patterns(&self.board, q, me)
+                    .board
+                    .patterns(q, me)
                     .contains(&crate::pattern::Pattern::F5)
                 {
                     completions += 1;
@@ -295,7 +291,7 @@ impl<'a> Worker<'a> {
                 (0, _) | (_, None) => false,
                 (1, Some(block)) => {
                     if self.rule.has_fouls_for(opp)
-                        && crate::rules::renju_foul(&mut self.board, block).is_some()
+                        && crate::rules::renju_foul(self.board.probe(), block).is_some()
                     {
                         true
                     } else {
@@ -358,7 +354,7 @@ impl<'a> Worker<'a> {
             }
         }
         let mut analysis = std::mem::take(&mut self.analyses[ply]);
-        analyse(&mut self.board, me, self.rule, &self.tables, &mut analysis);
+        analyse(&mut self.board, me, self.rule, &mut analysis);
         let result = self.search_node(
             me,
             depth,
@@ -675,11 +671,11 @@ impl Searcher for AlphaBetaSearcher {
         let tt: &TranspositionTable = &self.tt;
         let me = position.to_move();
         // Immediate decisions first.
-        let mut scratch = position.board().clone();
         let tables = PatternTables::new(position.rule());
+        let mut scratch = SearchBoard::new(position.board().clone(), tables);
         let mut root = NodeAnalysis::default();
         let mut threat_nodes = 0u64;
-        analyse(&mut scratch, me, position.rule(), &tables, &mut root);
+        analyse(&mut scratch, me, position.rule(), &mut root);
         let legal: Vec<Pos> = root
             .moves
             .iter()
@@ -1079,7 +1075,7 @@ impl<'scope, 'env> SpawnNamed<'scope> for std::thread::Scope<'scope, 'env> {
     fn spawn_named<F: FnOnce() + Send + 'scope>(&'scope self, index: usize, f: F) {
         let spawned = std::thread::Builder::new()
             .name(format!("helper-{index}"))
-            .stack_size(crate::engine::SEARCH_STACK_BYTES)
+            .stack_size(super::SEARCH_STACK_BYTES)
             .spawn_scoped(self, f);
         if let Err(e) = spawned {
             log::warn!("could not start helper thread {index}: {e}");

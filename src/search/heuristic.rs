@@ -5,8 +5,8 @@
 //! It is instant, so it also serves as the fallback move when time is nearly gone, and as a
 //! move-ordering hint for deeper searches.
 
-use super::candidates::near_stones;
 use super::{Limits, SearchInfo, SearchOutcome, Searcher};
+use crate::board::geometry::near_stones;
 use crate::board::{Color, Pos};
 use crate::position::Position;
 use crate::rules::{self, Rule};

@@ -1,10 +1,18 @@
 //! Search: choosing a move for the side to move within limits.
 //!
 //! The protocol layer talks to a [`Searcher`] only; the concrete search can be replaced
-//! without touching it.
+//! without touching it. Layer 3 of the crate (see `tests/layers.rs`): it builds on the
+//! board, the rules and the pattern tables and imports nothing above it.
+//!
+//! - [`board`]: the search's board, a plain board plus every empty square's line patterns
+//!   kept up to date on each move (foul probes and the threat solvers use plain boards).
+//! - [`alphabeta`]: iterative deepening, PVS, the root shortcuts, Lazy SMP and the threat
+//!   thread; [`node`]: one pass over a node's candidates (patterns, threats, evaluation,
+//!   ordering scores); [`eval`]: the evaluation's weights; [`tt`]: the transposition table.
+//! - [`threat`]: the VCF and VCT solvers; [`heuristic`]: the one-ply fallback move.
 
 pub mod alphabeta;
-pub mod candidates;
+pub mod board;
 pub mod eval;
 pub mod heuristic;
 pub mod node;
@@ -15,6 +23,10 @@ use crate::board::Pos;
 use crate::position::Position;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+
+/// Stack size of search threads: deep threat lines recurse far, and the Windows main
+/// thread's 1 MiB would not do.
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// How long and how far a search may go.
 #[derive(Clone, Debug)]

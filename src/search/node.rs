@@ -2,9 +2,11 @@
 //! the immediate threats, and a static evaluation. Everything the search needs at a node
 //! comes from one pass over the candidates.
 
+use super::board::SearchBoard;
 use super::eval::{EvalFeatures, WEIGHTS};
-use crate::board::{Board, Color, Direction, Pos, MAX_SIZE};
-use crate::pattern::{Pattern, PatternCounts, PatternTables, Threat};
+use crate::board::geometry::candidate_rows;
+use crate::board::{Board, Color, Pos};
+use crate::pattern::{Pattern, PatternCounts, Threat};
 use crate::rules::{self, Rule};
 
 /// One candidate move.
@@ -56,36 +58,6 @@ fn threat_bonus(t: Threat) -> i32 {
     }
 }
 
-/// Squares within two cells (Chebyshev) of any stone, as row masks (bit = x); on an empty
-/// board, the centre.
-pub fn candidate_rows(board: &Board) -> [u32; MAX_SIZE] {
-    let h = board.height();
-    let width_mask = if board.width() >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << board.width()) - 1
-    };
-    let mut dilated = [0u32; MAX_SIZE];
-    for (y, d) in dilated.iter_mut().enumerate().take(h) {
-        let occ = board.line_stones(Color::Black, Direction::Horizontal, y)
-            | board.line_stones(Color::White, Direction::Horizontal, y);
-        *d = (occ | occ << 1 | occ << 2 | occ >> 1 | occ >> 2) & width_mask;
-    }
-    let mut rows = [0u32; MAX_SIZE];
-    if board.stone_count() == 0 {
-        let c = board.center();
-        rows[c.y()] = 1 << c.x();
-        return rows;
-    }
-    for (y, row) in rows.iter_mut().enumerate().take(h) {
-        let near = dilated[y.saturating_sub(2)..=(y + 2).min(h - 1)]
-            .iter()
-            .fold(0, |acc, d| acc | d);
-        *row = near & board.line_empty(Direction::Horizontal, y);
-    }
-    rows
-}
-
 /// The analysis of one node.
 #[derive(Debug, Default)]
 pub struct NodeAnalysis {
@@ -111,13 +83,7 @@ pub struct NodeAnalysis {
 }
 
 /// Analyse the position for `me` to move. `out` is reused to avoid allocation.
-pub fn analyse(
-    board: &mut Board,
-    me: Color,
-    rule: Rule,
-    tables: &PatternTables,
-    out: &mut NodeAnalysis,
-) {
+pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAnalysis) {
     out.moves.clear();
     out.my_five = None;
     out.their_fives.clear();
@@ -137,14 +103,14 @@ pub fn analyse(
             let x = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let pos = Pos::new(x, y);
-            let mine_p = tables.patterns(board, pos, me);
-            let theirs_p = tables.patterns(board, pos, opp);
+            let mine_p = board.patterns(pos, me);
+            let theirs_p = board.patterns(pos, opp);
             let mine = PatternCounts::of(&mine_p);
             let theirs = PatternCounts::of(&theirs_p);
             let my_threat = mine.threat();
             let mut their_threat = theirs.threat();
             // Renju: Black's shapes that may be fouls are checked exactly.
-            if me_fouls && my_threat != Threat::Five && black_foul(board, pos, &mine) {
+            if me_fouls && my_threat != Threat::Five && black_foul(board.probe(), pos, &mine) {
                 // A forbidden square is no move for us, but still a square the opponent
                 // may want.
                 if their_threat >= Threat::Four {
@@ -159,8 +125,9 @@ pub fn analyse(
                 continue;
             }
             // A square forbidden for the opponent is worth nothing to them.
-            let their_forbidden =
-                opp_fouls && their_threat != Threat::Five && black_foul(board, pos, &theirs);
+            let their_forbidden = opp_fouls
+                && their_threat != Threat::Five
+                && black_foul(board.probe(), pos, &theirs);
             if their_forbidden {
                 their_threat = Threat::None;
             }
@@ -181,7 +148,7 @@ pub fn analyse(
                 Threat::Five => {
                     // Renju: a five that is also an overline only if no other five exists
                     // (see `rules::five_with_overline`).
-                    let clean = !me_fouls || !rules::five_with_overline(board, pos);
+                    let clean = !me_fouls || !rules::five_with_overline(board.probe(), pos);
                     if out.my_five.is_none() || (clean && !my_five_clean) {
                         out.my_five = Some(pos);
                         my_five_clean = clean;
@@ -232,6 +199,7 @@ pub fn black_foul(board: &mut Board, pos: Pos, black: &PatternCounts) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pattern::PatternTables;
 
     #[test]
     fn candidate_rows_cover_two_cells_around_stones() {
@@ -254,7 +222,7 @@ mod tests {
 
     #[test]
     fn analysis_finds_fives_and_open_fours() {
-        let mut b = Board::from_ascii(
+        let b = Board::from_ascii(
             "...........
              .XXXX......
              ...........
@@ -265,12 +233,22 @@ mod tests {
         .unwrap();
         let t = PatternTables::new(Rule::Freestyle);
         let mut a = NodeAnalysis::default();
-        analyse(&mut b, Color::White, Rule::Freestyle, &t, &mut a);
+        analyse(
+            &mut SearchBoard::new(b.clone(), t),
+            Color::White,
+            Rule::Freestyle,
+            &mut a,
+        );
         assert!(a.my_five.is_none());
         assert_eq!(a.their_fives.len(), 2);
         assert!(a.my_open_four.is_some());
         let freestyle = PatternTables::new(Rule::Freestyle);
-        analyse(&mut b, Color::Black, Rule::Freestyle, &freestyle, &mut a);
+        analyse(
+            &mut SearchBoard::new(b.clone(), freestyle),
+            Color::Black,
+            Rule::Freestyle,
+            &mut a,
+        );
         assert!(a.my_five.is_some());
         assert!(a.their_open_four_moves);
     }
@@ -307,12 +285,22 @@ mod tests {
         assert!(rules::renju_foul(&mut b, square).is_some());
         assert!(black_foul(&mut b, square, &counts));
         let mut a = NodeAnalysis::default();
-        analyse(&mut b, Color::Black, Rule::Renju, &t, &mut a);
+        analyse(
+            &mut SearchBoard::new(b.clone(), t),
+            Color::Black,
+            Rule::Renju,
+            &mut a,
+        );
         let c = a.moves.iter().find(|m| m.pos == square).unwrap();
         assert_eq!(c.score, i32::MIN, "the overline square is marked forbidden");
         // Under freestyle the same square is a fine move (six wins there).
         let freestyle = PatternTables::new(Rule::Freestyle);
-        analyse(&mut b, Color::Black, Rule::Freestyle, &freestyle, &mut a);
+        analyse(
+            &mut SearchBoard::new(b.clone(), freestyle),
+            Color::Black,
+            Rule::Freestyle,
+            &mut a,
+        );
         assert_eq!(a.my_five, Some(square));
     }
 
@@ -346,11 +334,21 @@ mod tests {
         );
         let t = PatternTables::new(Rule::Renju);
         let mut a = NodeAnalysis::default();
-        analyse(&mut b, Color::Black, Rule::Renju, &t, &mut a);
+        analyse(
+            &mut SearchBoard::new(b.clone(), t),
+            Color::Black,
+            Rule::Renju,
+            &mut a,
+        );
         assert_eq!(a.my_five, Some(clean));
         // With only the five that is also an overline, it is still played.
         b.place(clean, crate::board::Cell::Stone(Color::White));
-        analyse(&mut b, Color::Black, Rule::Renju, &t, &mut a);
+        analyse(
+            &mut SearchBoard::new(b.clone(), t),
+            Color::Black,
+            Rule::Renju,
+            &mut a,
+        );
         assert_eq!(a.my_five, Some(both));
     }
 

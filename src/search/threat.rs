@@ -17,7 +17,8 @@
 //! The VCF is a depth-first search with a failure table; the VCT (module `vct`) is a
 //! proof-number search that uses the VCF for its fours-only nodes.
 
-use super::node::{black_foul, candidate_rows};
+use super::node::black_foul;
+use crate::board::geometry::{aligned_along, candidate_rows, line_squares, row_squares};
 use crate::board::{Board, Cell, Color, Direction, Pos, MAX_SIZE};
 use crate::pattern::{PatternCounts, PatternTables};
 use crate::rules::{self, Rule};
@@ -101,11 +102,10 @@ struct Spot {
 impl<'a> ThreatSolver<'a> {
     /// A solver for `attacker` on a copy of `board`.
     pub fn new(board: &Board, rule: Rule, attacker: Color, limits: ThreatLimits) -> Self {
-        let mut board = board.clone();
-        // The solver plays and takes back far more stones than it reads patterns of (it
-        // looks only at the squares of few windows): keeping every square's patterns
-        // would cost it several times what it saves.
-        board.disable_patterns();
+        // A plain board: the solver plays and takes back far more stones than it reads
+        // patterns of (it looks only at the squares of few windows), so keeping every
+        // square's patterns would cost it several times what it saves.
+        let board = board.clone();
         ThreatSolver {
             board,
             rule,
@@ -650,21 +650,6 @@ fn may_threaten_vcf(c: &PatternCounts) -> bool {
     c.b3 > 0 || c.f2 >= 2
 }
 
-/// The squares whose bits are set in `rows` (bit x of row y is the square (x, y)).
-fn row_squares(rows: &[u32], height: usize) -> impl Iterator<Item = Pos> + '_ {
-    rows.iter().take(height).enumerate().flat_map(|(y, &row)| {
-        let mut bits = row;
-        std::iter::from_fn(move || {
-            if bits == 0 {
-                return None;
-            }
-            let x = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            Some(Pos::new(x, y))
-        })
-    })
-}
-
 /// The empty squares (as row masks: bit x of row y) that lie in a five-cell window holding
 /// at least `min_own` stones of `color` and no opponent stone, blocked square or edge.
 /// Every five, four or three a move makes lies in such a window, with one stone fewer
@@ -702,76 +687,6 @@ fn window_squares(board: &Board, color: Color, min_own: u32) -> [u32; MAX_SIZE] 
         }
     }
     rows
-}
-
-/// Are `p` and `q` on one of the lines through `p` picked by `lines` (bit `i` for
-/// `Direction::ALL[i]`), at most `reach` cells apart? (`p` itself counts.)
-fn aligned_along(p: Pos, q: Pos, lines: u8, reach: usize) -> bool {
-    let dx = q.x() as isize - p.x() as isize;
-    let dy = q.y() as isize - p.y() as isize;
-    if dx.unsigned_abs().max(dy.unsigned_abs()) > reach {
-        return false;
-    }
-    let direction = if dx == 0 && dy == 0 {
-        return true;
-    } else if dy == 0 {
-        Direction::Horizontal
-    } else if dx == 0 {
-        Direction::Vertical
-    } else if dx == dy {
-        Direction::Diagonal
-    } else if dx == -dy {
-        Direction::AntiDiagonal
-    } else {
-        return false;
-    };
-    lines & (1 << direction as u8) != 0
-}
-
-/// Empty squares within four cells of `pos` along its four lines (where a four through
-/// `pos` can be completed).
-pub fn line_neighbours(board: &Board, pos: Pos) -> arrayvec::ArrayVec<Pos, 32> {
-    Direction::ALL
-        .into_iter()
-        .flat_map(|dir| line_squares_within(board, pos, dir, 4))
-        .collect()
-}
-
-/// Empty squares up to `reach` cells from `pos` along its line in `dir` (`pos` too, if
-/// empty).
-fn line_squares_within(
-    board: &Board,
-    pos: Pos,
-    dir: Direction,
-    reach: u32,
-) -> impl Iterator<Item = Pos> + '_ {
-    let r = board.line_ref(pos, dir);
-    let mut empty = board.line_empty(dir, r.line) & rules::window_mask(r.bit, reach);
-    std::iter::from_fn(move || loop {
-        if empty == 0 {
-            return None;
-        }
-        let bit = empty.trailing_zeros();
-        empty &= empty - 1;
-        if let Some(q) = board.pos_on_line(dir, r.line, bit as i32) {
-            return Some(q);
-        }
-    })
-}
-
-/// Empty squares up to `reach` cells from `pos` along its four lines.
-fn line_squares(board: &Board, pos: Pos, reach: isize) -> Vec<Pos> {
-    let mut out = Vec::new();
-    for (dx, dy) in [(1isize, 0isize), (0, 1), (1, 1), (1, -1)] {
-        for k in (-reach..=reach).filter(|&k| k != 0) {
-            if let Some(q) = board.pos_at(pos.x() as isize + k * dx, pos.y() as isize + k * dy) {
-                if board.is_empty(q) {
-                    out.push(q);
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Check that `line` is a real win for `attacker` from `board`: moves alternate, every

@@ -21,6 +21,7 @@ use rensa::pattern::{PatternTables, Threat};
 use rensa::position::Position;
 use rensa::rules::Rule;
 use rensa::search::alphabeta::AlphaBetaSearcher;
+use rensa::search::board::SearchBoard;
 use rensa::search::eval::{EvalFeatures, EvalWeights, EVAL_LIMIT, PATTERNS, WEIGHTS};
 use rensa::search::node::{analyse, NodeAnalysis};
 use rensa::search::tt::TranspositionTable;
@@ -95,7 +96,7 @@ fn play_game(
     }
     // A few random legal moves next to the stones, for variety.
     for _ in 0..args.random_moves {
-        let near: Vec<Pos> = rensa::search::candidates::near_stones(position.board(), 1)
+        let near: Vec<Pos> = rensa::board::geometry::near_stones(position.board(), 1)
             .into_iter()
             .filter(|&p| position.is_legal(p))
             .collect();
@@ -115,8 +116,8 @@ fn play_game(
     let mut analysis = NodeAnalysis::default();
     while position.empty_count() > 0 {
         let me = position.to_move();
-        let mut board = position.board().clone();
-        analyse(&mut board, me, rule, &tables, &mut analysis);
+        let mut board = SearchBoard::new(position.board().clone(), tables);
+        analyse(&mut board, me, rule, &mut analysis);
         let forced = analysis.my_five.is_some()
             || !analysis.their_fives.is_empty()
             || analysis.my_open_four.is_some();

@@ -25,13 +25,12 @@
 //! itself, without a search). A defender who, facing no four, wins by a short VCF of its
 //! own holds without any of that.
 
-use super::{
-    aligned_along, line_neighbours, line_squares_within, may_threaten_vcf, row_squares,
-    ThreatSolver,
+use super::{may_threaten_vcf, ThreatSolver};
+use crate::board::geometry::{
+    aligned_along, candidate_rows, line_neighbours, line_squares_within, row_squares,
 };
 use crate::board::{zobrist_stone, Cell, Direction, Pos};
 use crate::pattern::{Pattern, PatternCounts, Threat};
-use crate::search::node::candidate_rows;
 use std::rc::Rc;
 
 /// "Infinite" proof or disproof number.

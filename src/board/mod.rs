@@ -9,7 +9,8 @@
 //! is `y`. A line's "valid" mask marks the bits whose cells lie on the board, so the board
 //! edge looks like a wall to pattern code that works on whole lines.
 
-use crate::pattern::{PatternCache, PatternTables};
+pub mod geometry;
+
 use std::fmt;
 
 /// Smallest supported board side.
@@ -205,9 +206,6 @@ pub struct Board {
     valid: [[u32; MAX_LINES]; DIRECTIONS],
     stone_count: usize,
     hash: u64,
-    /// Every square's line patterns, when enabled: derived from the stones, so left out of
-    /// equality.
-    patterns: Option<PatternCache>,
 }
 
 impl fmt::Debug for Board {
@@ -264,7 +262,6 @@ impl Board {
             valid: [[0; MAX_LINES]; DIRECTIONS],
             stone_count: 0,
             hash: 0,
-            patterns: None,
         };
         for y in 0..height {
             for x in 0..width {
@@ -462,7 +459,6 @@ impl Board {
         }
         self.cells[pos.index()] = cell;
         self.stone_count += 1;
-        self.refresh_patterns(pos, false);
     }
 
     /// Remove whatever stands on a square (no-op on an empty square).
@@ -480,38 +476,6 @@ impl Board {
         }
         self.cells[pos.index()] = Cell::Empty;
         self.stone_count -= 1;
-        self.refresh_patterns(pos, true);
-    }
-
-    /// Keep every square's line patterns under `tables` from now on, updated on each
-    /// place and remove (searches read them at every node). Cheap when already kept.
-    pub fn enable_patterns(&mut self, tables: PatternTables) {
-        if !self.patterns.as_ref().is_some_and(|c| c.holds(&tables)) {
-            self.patterns = Some(PatternCache::new(self, tables));
-        }
-    }
-
-    /// Stop keeping line patterns (see [`Board::enable_patterns`]).
-    pub fn disable_patterns(&mut self) {
-        self.patterns = None;
-    }
-
-    /// The kept line patterns, if enabled.
-    #[inline]
-    pub fn pattern_cache(&self) -> Option<&PatternCache> {
-        self.patterns.as_ref()
-    }
-
-    /// Bring the kept patterns up to date after a change at `pos`: the empty squares on
-    /// its lines, and `pos` itself when it was `emptied` (while taken, it was skipped).
-    fn refresh_patterns(&mut self, pos: Pos, emptied: bool) {
-        if let Some(mut cache) = self.patterns.take() {
-            cache.refresh_around(self, pos);
-            if emptied {
-                cache.refresh_square(self, pos);
-            }
-            self.patterns = Some(cache);
-        }
     }
 
     /// Rebuild a board from scratch from its cells: used by tests to check incremental state.
