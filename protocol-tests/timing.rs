@@ -33,6 +33,14 @@ fn end_during_long_search_exits_quickly() {
     let mut e = Engine::spawn();
     start_long_search(&mut e, Duration::from_millis(300));
     let t = e.send("END");
+    // The best move found so far comes first (as Rapfi answers), then the exit.
+    let mv = e.expect_move(Duration::from_secs(10));
+    assert!(
+        t.elapsed() <= EXIT_BOUND,
+        "END during a search: move {mv:?} after {:?}\n{}",
+        t.elapsed(),
+        e.diagnostics()
+    );
     let st = e.expect_exit(Duration::from_secs(10));
     let dt = t.elapsed();
     // Spec: 500 ms. Bound 1000 ms (EXIT_BOUND) for scheduling slack.
@@ -438,4 +446,28 @@ fn max_depth_and_max_node_bound_the_search() {
         e.finish();
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `START`, `BEGIN` and `END` written at once (`printf … | pbrain-rensa`): END arrives while
+/// the first move is being chosen, and the move is still printed before the exit.
+#[test]
+fn begin_then_end_at_once_prints_the_move() {
+    let _g = exclusive();
+    let mut e = Engine::spawn();
+    let t = e.send_lines(&["START 15", "BEGIN", "END"]);
+    e.expect_ok();
+    let mv = e.expect_move(Duration::from_secs(10));
+    assert!(
+        mv.0 < 15 && mv.1 < 15,
+        "move {mv:?} off the board\n{}",
+        e.diagnostics()
+    );
+    e.expect_exit(Duration::from_secs(10));
+    assert!(
+        t.elapsed() <= EXIT_BOUND,
+        "START/BEGIN/END: exit after {:?}\n{}",
+        t.elapsed(),
+        e.diagnostics()
+    );
+    e.assert_no_panic();
 }

@@ -437,9 +437,7 @@ impl Session {
             live.store(false, Ordering::Relaxed);
             result
         };
-        if let Flow::Exit(_) = flow {
-            return flow; // END arrived mid-search: leave without a move
-        }
+        // With END mid-search `flow` says exit: the move found by then is still answered.
         let Some(chosen) = chosen else {
             self.out.line("ERROR no move available");
             return flow;
@@ -512,14 +510,15 @@ impl Session {
     }
 
     /// Wait for the search while watching the input for END and STOP; other commands are
-    /// queued. Enforces the hard deadline even if the search does not stop by itself.
+    /// queued. END stops the search and returns its move with an exit flow. Enforces the
+    /// hard deadline even if the search does not stop by itself.
     fn wait_for_search(
         &mut self,
         running: RunningSearch,
         deadline: Instant,
         input: &Receiver<Input>,
     ) -> (Option<Pos>, Flow) {
-        let flow = Flow::Continue;
+        let mut flow = Flow::Continue;
         let mut stop_deadline: Option<Instant> = None;
         loop {
             let now = Instant::now();
@@ -549,8 +548,12 @@ impl Session {
                             if let Some(command) = self.parser.feed(&line) {
                                 match command {
                                     Command::End => {
+                                        // Stop, answer with the best move so far (as
+                                        // Rapfi does; a manager that sent END ignores
+                                        // it), then exit: well inside END's 500 ms.
                                         running.stop();
-                                        return (None, Flow::Exit(Exit::End));
+                                        flow = Flow::Exit(Exit::End);
+                                        stop_deadline.get_or_insert(Instant::now() + STOP_GRACE);
                                     }
                                     Command::Stop => {
                                         running.stop();
