@@ -101,12 +101,9 @@ pub fn aligned_along(p: Pos, q: Pos, lines: u8, reach: usize) -> bool {
 }
 
 /// Empty squares within four cells of `pos` along its four lines (where a four through
-/// `pos` can be completed).
+/// `pos` can be completed); `pos` too, if empty.
 pub fn line_neighbours(board: &Board, pos: Pos) -> arrayvec::ArrayVec<Pos, 32> {
-    Direction::ALL
-        .into_iter()
-        .flat_map(|dir| line_squares_within(board, pos, dir, 4))
-        .collect()
+    line_squares(board, pos, 4).collect()
 }
 
 /// Empty squares up to `reach` cells from `pos` along its line in `dir` (`pos` too, if
@@ -131,19 +128,12 @@ pub fn line_squares_within(
     })
 }
 
-/// Empty squares up to `reach` cells from `pos` along its four lines.
-pub fn line_squares(board: &Board, pos: Pos, reach: isize) -> Vec<Pos> {
-    let mut out = Vec::new();
-    for (dx, dy) in [(1isize, 0isize), (0, 1), (1, 1), (1, -1)] {
-        for k in (-reach..=reach).filter(|&k| k != 0) {
-            if let Some(q) = board.pos_at(pos.x() as isize + k * dx, pos.y() as isize + k * dy) {
-                if board.is_empty(q) {
-                    out.push(q);
-                }
-            }
-        }
-    }
-    out
+/// Empty squares up to `reach` cells from `pos` along its four lines (`pos` too, if
+/// empty), line by line in [`Direction::ALL`] order, each line in the order of its cells.
+pub fn line_squares(board: &Board, pos: Pos, reach: u32) -> impl Iterator<Item = Pos> + '_ {
+    Direction::ALL
+        .into_iter()
+        .flat_map(move |dir| line_squares_within(board, pos, dir, reach))
 }
 
 /// Empty squares within `reach` (Chebyshev distance) of a stone, in row-major order.
