@@ -306,30 +306,17 @@ impl PatternTables {
         Pattern::from_u8(self.tables[color.index()][key as usize])
     }
 
-    /// The pattern read from the tables, never from a board's cache.
-    #[inline]
-    fn lookup(&self, board: &Board, pos: Pos, color: Color, dir: Direction) -> Pattern {
-        self.of_key(color, Self::key(board, pos, color, dir))
-    }
-
     /// The pattern `color` would form on one line by playing `pos`.
     #[inline]
     pub fn pattern(&self, board: &Board, pos: Pos, color: Color, dir: Direction) -> Pattern {
-        self.lookup(board, pos, color, dir)
+        self.of_key(color, Self::key(board, pos, color, dir))
     }
 
-    /// Patterns on all four lines, looked up in the tables (the search keeps them instead:
-    /// `search::board::SearchBoard`).
-    #[inline(always)]
-    pub fn patterns(&self, board: &Board, pos: Pos, color: Color) -> [Pattern; 4] {
-        self.look_up_all(board, pos, color)
-    }
-
-    /// [`Self::patterns`] from the tables (kept out of line: the kept patterns of the
-    /// search board are the hot path in search).
+    /// Patterns on all four lines, looked up in the tables. Kept out of line: the search's
+    /// hot path reads the patterns its board keeps (`search::board::SearchBoard`) instead.
     #[inline(never)]
-    fn look_up_all(&self, board: &Board, pos: Pos, color: Color) -> [Pattern; 4] {
-        Direction::ALL.map(|dir| self.lookup(board, pos, color, dir))
+    pub fn patterns(&self, board: &Board, pos: Pos, color: Color) -> [Pattern; 4] {
+        Direction::ALL.map(|dir| self.pattern(board, pos, color, dir))
     }
 }
 
@@ -429,7 +416,7 @@ impl PatternCache {
     pub fn refresh_square(&mut self, board: &Board, pos: Pos) {
         for color in Color::BOTH {
             self.cells[pos.index()][color.index()] =
-                Direction::ALL.map(|dir| self.tables.lookup(board, pos, color, dir));
+                Direction::ALL.map(|dir| self.tables.pattern(board, pos, color, dir));
         }
     }
 
@@ -650,8 +637,7 @@ pub(crate) mod tests {
         }
     }
 
-    /// A fixed pseudo-random sequence for the random-position tests.
-    /// A small deterministic generator for the tests of this crate.
+    /// A fixed pseudo-random sequence for the random-position tests (of this crate too).
     pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
         let mut rng = seed;
         move || {

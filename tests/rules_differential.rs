@@ -254,15 +254,7 @@ fn renju_game(rng: &mut Rng, width: usize, height: usize, moves: usize) -> Board
         // Empty squares within two of a stone.
         let near: Vec<Pos> = board
             .empty_positions()
-            .filter(|&p| {
-                (-2..=2).any(|dy: isize| {
-                    (-2..=2).any(|dx: isize| {
-                        board
-                            .pos_at(p.x() as isize + dx, p.y() as isize + dy)
-                            .is_some_and(|q| matches!(board.cell(q), Cell::Stone(_)))
-                    })
-                })
-            })
+            .filter(|&p| common::games::near_stones(&board, p, 2))
             .collect();
         let mut chosen = None;
         for _ in 0..20 {

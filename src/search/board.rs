@@ -34,12 +34,6 @@ impl SearchBoard {
         self.cache.tables()
     }
 
-    /// The plain board.
-    #[inline]
-    pub fn plain(&self) -> &Board {
-        &self.board
-    }
-
     /// The plain board for changes that are undone before the next pattern read (a foul
     /// probe's place and remove): the kept patterns are not refreshed for them.
     #[inline]
@@ -128,8 +122,7 @@ mod tests {
                     }
                     for p in b.positions().collect::<Vec<_>>() {
                         for color in Color::BOTH {
-                            let fresh =
-                                Direction::ALL.map(|d| tables.pattern(b.plain(), p, color, d));
+                            let fresh = Direction::ALL.map(|d| tables.pattern(&b, p, color, d));
                             assert_eq!(
                                 b.patterns(p, color),
                                 fresh,
@@ -148,7 +141,7 @@ mod tests {
                         assert_eq!(b.patterns(p, color), tables.patterns(&fresh, p, color));
                     }
                 }
-                assert_eq!(b.plain(), &b.recomputed());
+                assert_eq!(*b, b.recomputed());
             }
         }
     }
