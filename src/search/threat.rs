@@ -296,7 +296,6 @@ impl<'a> ThreatSolver<'a> {
         }
         let mut candidates: Vec<Pos> = completions.to_vec();
         for &c in completions {
-            // `c` itself comes too, and is already listed.
             for q in line_squares(&self.board, c, 5) {
                 if !candidates.contains(&q) {
                     candidates.push(q);
