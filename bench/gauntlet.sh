@@ -29,16 +29,15 @@ while [[ $# -gt 0 && "$1" != "--" ]]; do
 done
 [[ $# -gt 0 ]] && shift
 
-REPO=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+source "$(dirname "$0")/lib.sh"
+REPO=$RENSA_REPO
 WORK=${GAUNTLET_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/rensa-gauntlet.XXXXXX")}
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
-TARGET_DIR=$(cd "$REPO" && cargo metadata --format-version 1 --no-deps \
-    | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+TARGET_DIR=$(rensa_target_dir)
 
 echo "== building the working tree"
-(cd "$REPO" && cargo build --release --quiet --bin pbrain-rensa \
-    && cargo build --release --quiet -p rensa-bench --bin rensa-match)
+build_working_tree
 mkdir -p "$WORK/rensa"
 cp "$TARGET_DIR/release/pbrain-rensa" "$WORK/rensa/pbrain-rensa"
 

@@ -21,24 +21,16 @@ fi
 BASE_REV=$1
 PAIRS=${2:-7}
 
-REPO=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
-BASE_SHA=$(git -C "$REPO" rev-parse --verify "$BASE_REV^{commit}")
+source "$(dirname "$0")/lib.sh"
+BASE_SHA=$(rensa_commit "$BASE_REV")
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/rensa-nps.XXXXXX")
-SRC="$WORK/base-src"
-TARGET_DIR=$(cd "$REPO" && cargo metadata --format-version 1 --no-deps \
-    | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-cleanup() {
-    git -C "$REPO" worktree remove --force "$SRC" >/dev/null 2>&1 || true
-    rm -rf "$WORK/base-src"
-}
-trap cleanup EXIT
+TARGET_DIR=$(rensa_target_dir)
 
 echo "== building base $BASE_REV ($BASE_SHA)"
-git -C "$REPO" worktree add --detach "$SRC" "$BASE_SHA" >/dev/null
 BASE_TARGET=${NPS_BASE_TARGET:-$WORK/base-target}
-(cd "$SRC" && CARGO_TARGET_DIR="$BASE_TARGET" cargo build --release --quiet --bin pbrain-rensa)
+build_revision "$BASE_SHA" "$WORK/base-src" "$BASE_TARGET"
 echo "== building the working tree"
-(cd "$REPO" && cargo build --release --quiet --bin pbrain-rensa)
+build_working_tree
 cp "$BASE_TARGET/release/pbrain-rensa" "$WORK/old"
 cp "$TARGET_DIR/release/pbrain-rensa" "$WORK/new"
 

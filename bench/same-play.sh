@@ -17,20 +17,15 @@ if [[ $# -lt 1 || "$1" == "-h" || "$1" == "--help" ]]; then
 fi
 BASE_REV=$1
 GAMES=${2:-14}
-REPO=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
-BASE_SHA=$(git -C "$REPO" rev-parse --verify "$BASE_REV^{commit}")
+source "$(dirname "$0")/lib.sh"
+REPO=$RENSA_REPO
+BASE_SHA=$(rensa_commit "$BASE_REV")
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/rensa-same.XXXXXX")
-SRC="$WORK/base-src"
-TARGET_DIR=$(cd "$REPO" && cargo metadata --format-version 1 --no-deps \
-    | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-cleanup() { git -C "$REPO" worktree remove --force "$SRC" >/dev/null 2>&1 || true; }
-trap cleanup EXIT
+TARGET_DIR=$(rensa_target_dir)
 
 echo "== building base $BASE_REV ($BASE_SHA) and the working tree"
-git -C "$REPO" worktree add --detach "$SRC" "$BASE_SHA" >/dev/null 2>&1
-(cd "$SRC" && CARGO_TARGET_DIR="$WORK/base-target" cargo build --release --quiet --bin pbrain-rensa)
-(cd "$REPO" && cargo build --release --quiet --bin pbrain-rensa \
-    && cargo build --release --quiet -p rensa-bench --bin rensa-match)
+build_revision "$BASE_SHA" "$WORK/base-src" "$WORK/base-target"
+build_working_tree
 mkdir -p "$WORK/old" "$WORK/new"
 cp "$WORK/base-target/release/pbrain-rensa" "$WORK/old/"
 cp "$TARGET_DIR/release/pbrain-rensa" "$WORK/new/"

@@ -23,26 +23,21 @@ fi
 BASE_REV=$1
 shift
 
-REPO=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
-BASE_SHA=$(git -C "$REPO" rev-parse --verify "$BASE_REV^{commit}")
+source "$(dirname "$0")/lib.sh"
+REPO=$RENSA_REPO
+BASE_SHA=$(rensa_commit "$BASE_REV")
 WORK=${SPRT_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/rensa-sprt.XXXXXX")}
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 SRC="$WORK/base-src"
-TARGET_DIR=$(cd "$REPO" && cargo metadata --format-version 1 --no-deps \
-    | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-
-cleanup() { git -C "$REPO" worktree remove --force "$SRC" >/dev/null 2>&1 || true; }
-trap cleanup EXIT
+TARGET_DIR=$(rensa_target_dir)
 
 echo "== building base $BASE_REV ($BASE_SHA) in $SRC"
-git -C "$REPO" worktree add --detach "$SRC" "$BASE_SHA" >/dev/null
 BASE_TARGET=${SPRT_BASE_TARGET:-$WORK/base-target}
-(cd "$SRC" && CARGO_TARGET_DIR="$BASE_TARGET" cargo build --release --quiet --bin pbrain-rensa)
+build_revision "$BASE_SHA" "$SRC" "$BASE_TARGET"
 
 echo "== building the working tree"
-(cd "$REPO" && cargo build --release --quiet --bin pbrain-rensa \
-    && cargo build --release --quiet -p rensa-bench --bin rensa-match)
+build_working_tree
 
 mkdir -p "$WORK/base" "$WORK/new"
 cp "$BASE_TARGET/release/pbrain-rensa" "$WORK/base/pbrain-rensa"
