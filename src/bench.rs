@@ -6,8 +6,8 @@
 use crate::board::Pos;
 use crate::position::Position;
 use crate::rules::Rule;
-use crate::search::alphabeta::AlphaBetaSearcher;
 use crate::search::tt::TranspositionTable;
+use crate::search::AlphaBetaSearcher;
 use crate::search::{Limits, Searcher};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;

@@ -10,9 +10,10 @@
 use rensa::board::{Board, Cell, Color, Pos};
 use rensa::position::Position;
 use rensa::rules::{self, Foul, Rule};
-use rensa::search::alphabeta::{is_decisive, AlphaBetaSearcher, WIN};
+use rensa::search::score::{is_decisive, WIN};
 use rensa::search::threat::{replay_is_win, ThreatLimits, ThreatSolver};
 use rensa::search::tt::TranspositionTable;
+use rensa::search::AlphaBetaSearcher;
 use rensa::search::{Limits, SearchOutcome, Searcher};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! never as another key's data).
 
 use rensa::board::CELL_SLOTS;
-use rensa::search::alphabeta::{WIN, WIN_BOUND};
+use rensa::search::score::{WIN, WIN_BOUND};
 use rensa::search::tt::{Bound, TranspositionTable, TtHit, ENTRY_BYTES, MIN_TABLE_BYTES};
 use std::sync::{Arc, Barrier};
 

@@ -1,91 +1,33 @@
-//! Iterative-deepening principal-variation alpha-beta search with a shared transposition
-//! table, threat-aware move generation, VCF/VCT at the root and Lazy SMP.
+//! One thread's principal-variation alpha-beta search: a [`Worker`] searches one iteration
+//! to a given depth over the shared transposition table, with threat-aware move
+//! generation, TT/killer/history ordering, late-move reductions, a move-count cut and a
+//! leaf-VCF quiescence. Iterative deepening is in [`super::driver`], the threads in
+//! [`super::pool`].
 //!
-//! Scores are for the side to move. A win in `n` plies scores `WIN - n`, a loss `-(WIN - n)`.
+//! Scores are for the side to move (see [`super::score`]).
 
 use super::board::SearchBoard;
 use super::node::{analyse, Candidate, NodeAnalysis};
-use super::threat::{ThreatLimits, ThreatSolver};
+use super::pool::Shared;
+use super::root::RootMoves;
+use super::score::{from_tt, to_tt, INFINITY, WIN};
 use super::tt::{Bound, TranspositionTable};
-use super::{Limits, SearchInfo, SearchOutcome, Searcher};
+use super::Limits;
 use crate::board::{Board, Cell, Color, Pos};
 use crate::pattern::{PatternTables, Threat};
 use crate::position::Position;
 use crate::rules::Rule;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::Arc;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Score of a win on the board.
-pub const WIN: i32 = 20_000;
-/// Scores beyond this are proven wins or losses.
-pub const WIN_BOUND: i32 = WIN - 1_000;
-const INFINITY: i32 = WIN + 1;
 const MAX_PLY: usize = 128;
 /// Most iterations of iterative deepening.
-const MAX_DEPTH: i32 = 60;
-
-/// Convert a score to table form (win distances from this node, not from the root).
-fn to_tt(score: i32, ply: usize) -> i32 {
-    if score >= WIN_BOUND {
-        score + ply as i32
-    } else if score <= -WIN_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, ply: usize) -> i32 {
-    if score >= WIN_BOUND {
-        score - ply as i32
-    } else if score <= -WIN_BOUND {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
-/// True for a proven win or loss score.
-pub fn is_decisive(score: i32) -> bool {
-    score.abs() >= WIN_BOUND
-}
+pub(super) const MAX_DEPTH: i32 = 60;
 
 /// Hash of board plus side to move.
 fn node_key(board: &Board, to_move: Color) -> u64 {
     match to_move {
         Color::Black => board.hash(),
         Color::White => board.hash() ^ 0x9D39_247E_3377_6D41,
-    }
-}
-
-/// State shared by all threads of one search.
-struct Shared {
-    stop: AtomicBool,
-    nodes: AtomicU64,
-    /// The main thread's current best root move (square index + 1; 0: none yet), for the
-    /// threat thread to check.
-    candidate: AtomicU32,
-    /// Root moves after which the threat thread found a VCT for the opponent.
-    refuted: Mutex<Vec<Pos>>,
-    /// Set when `refuted` grows: the main thread restarts its iteration without them.
-    refuted_changed: AtomicBool,
-}
-
-impl Shared {
-    fn new() -> Shared {
-        Shared {
-            stop: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            candidate: AtomicU32::new(0),
-            refuted: Mutex::new(Vec::new()),
-            refuted_changed: AtomicBool::new(false),
-        }
-    }
-
-    fn refuted(&self) -> Vec<Pos> {
-        self.refuted.lock().map(|r| r.clone()).unwrap_or_default()
     }
 }
 
@@ -96,14 +38,8 @@ const LEAF_VCF_NODES: u32 = 200;
 /// Win distance assumed for a leaf VCF (its exact length is not tracked).
 const LEAF_VCF_PLIES: i32 = 2 * LEAF_VCF_DEPTH as i32 + 1;
 
-/// Most attacker moves in our own VCT at the root (the main thread's slice or the threat
-/// thread). Game VCTs run long: the quintet set's longest needs 17.
-const ROOT_VCT_MOVES: u32 = 24;
-/// Most attacker moves in the opponent's VCT after a candidate root move (threat thread).
-const REPLY_VCT_MOVES: u32 = 12;
-
 /// One thread's search state.
-struct Worker<'a> {
+pub(super) struct Worker<'a> {
     board: SearchBoard,
     rule: Rule,
     tt: &'a TranspositionTable,
@@ -112,21 +48,29 @@ struct Worker<'a> {
     limits: &'a Limits,
     main: bool,
     nodes: u64,
-    stopped: bool,
+    /// The search was stopped (or interrupted): the last result is incomplete.
+    pub(super) stopped: bool,
     analyses: Vec<NodeAnalysis>,
     killers: [[Option<Pos>; 2]; MAX_PLY],
     history: Box<[[i32; crate::board::CELL_SLOTS]; 2]>,
-    root_best: Option<Pos>,
+    /// The best root move of the current iteration so far.
+    pub(super) root_best: Option<Pos>,
     /// Four-moves the current leaf VCF may still try.
     vcf_budget: u32,
     /// Root moves not to search (they lose to an opponent VCT), unless nothing else is left.
-    excluded: Vec<Pos>,
+    pub(super) excluded: Vec<Pos>,
     /// The current iteration was abandoned because `excluded` must grow (not a real stop).
-    interrupted: bool,
+    pub(super) interrupted: bool,
+    /// The main thread's root move list: every root move's result is recorded here.
+    pub(super) root_moves: RootMoves,
+    /// The side to move at the root.
+    root_color: Color,
 }
 
 impl<'a> Worker<'a> {
-    fn new(
+    /// A worker on `position`; the `main` one checks the clock and node limit, stops the
+    /// others and records root results.
+    pub(super) fn new(
         position: &Position,
         tt: &'a TranspositionTable,
         shared: &'a Shared,
@@ -152,7 +96,14 @@ impl<'a> Worker<'a> {
             vcf_budget: 0,
             excluded: Vec::new(),
             interrupted: false,
+            root_moves: RootMoves::default(),
+            root_color: position.to_move(),
         }
+    }
+
+    /// The side to move at the root.
+    pub(super) fn root_color(&self) -> Color {
+        self.root_color
     }
 
     fn check_stop(&mut self) {
@@ -167,7 +118,7 @@ impl<'a> Worker<'a> {
                 self.interrupted = true;
                 return;
             }
-            if self.limits.elapsed() >= self.limits.maximum {
+            if self.limits.clock.past_maximum() {
                 self.stopped = true;
             }
             if let Some(max) = self.limits.max_nodes {
@@ -190,7 +141,8 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn flush_nodes(&mut self) {
+    /// Add this worker's nodes to the shared count.
+    pub(super) fn flush_nodes(&mut self) {
         self.shared.nodes.fetch_add(self.nodes, Ordering::Relaxed);
         self.nodes = 0;
     }
@@ -311,7 +263,9 @@ impl<'a> Worker<'a> {
         false
     }
 
-    fn search(
+    /// Search the position to `depth` within the window, from `ply`; `pv` receives the
+    /// principal variation.
+    pub(super) fn search(
         &mut self,
         to_move: Color,
         depth: i32,
@@ -507,6 +461,17 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 return 0;
             }
+            if ply == 0 && self.main {
+                let bound = if score <= alpha {
+                    Bound::Upper
+                } else if score >= beta {
+                    Bound::Lower
+                } else {
+                    Bound::Exact
+                };
+                let at = u32::try_from(depth).unwrap_or(0);
+                self.root_moves.record(pos, score, bound, at, &child_pv);
+            }
             if score > best {
                 best = score;
                 best_move = Some(pos);
@@ -548,555 +513,5 @@ impl<'a> Worker<'a> {
             bound,
         );
         best
-    }
-}
-
-/// The alpha-beta searcher, holding the shared transposition table.
-pub struct AlphaBetaSearcher {
-    tt: Arc<TranspositionTable>,
-    threads: usize,
-    /// Try VCF/VCT at the root before the main search.
-    pub use_threat_solvers: bool,
-}
-
-impl AlphaBetaSearcher {
-    /// A searcher over a table, with `threads` threads (Lazy SMP).
-    pub fn new(tt: Arc<TranspositionTable>, threads: usize) -> Self {
-        AlphaBetaSearcher {
-            tt,
-            threads: threads.max(1),
-            use_threat_solvers: true,
-        }
-    }
-
-    /// Root threat solving: a VCF of our own, then a VCT, together within a share of the
-    /// optimum time (see [`threat_share`]); or fixed node budgets when the search is
-    /// bounded by depth or nodes, so that bench and fixed-node play stay deterministic.
-    /// With only a per-move limit (see [`Limits::unused_is_lost`]) the VCT may go on until
-    /// the main search's reserve (see [`main_reserve`]) is all that is left of the move.
-    ///
-    /// Returns the win found, and whether such a long VCT ran out of time unfinished (the
-    /// main search then has the rest of the move).
-    fn root_threats(
-        &self,
-        position: &Position,
-        limits: &Limits,
-        stop: &AtomicBool,
-        nodes: &mut u64,
-        with_vct: bool,
-    ) -> (Option<Vec<Pos>>, bool) {
-        let me = position.to_move();
-        // With a depth or node limit the solvers get node budgets (deterministic for bench
-        // and fixed-node play); otherwise a share of the optimum time. The hard time limit
-        // applies in every case.
-        let optimum = limits.optimum.min(limits.maximum);
-        let share = optimum.mul_f64(threat_share(optimum));
-        let deadline = limits.start + limits.elapsed() + share;
-        let (vcf_nodes, vct_nodes) = if let Some(n) = limits.max_nodes {
-            ((n / 4).max(1_000), (n / 4).max(1_000))
-        } else if let Some(d) = limits.max_depth {
-            let d = u64::from(d.min(12));
-            (20_000 * d, 5_000 * d)
-        } else {
-            if share < Duration::from_millis(2) {
-                return (None, false);
-            }
-            (u64::MAX, u64::MAX)
-        };
-        let mut solver = ThreatSolver::new(
-            position.board(),
-            position.rule(),
-            me,
-            ThreatLimits {
-                // VCF lines can be very long (the quintet set has one of 73 fours).
-                max_attacker_moves: 255,
-                max_nodes: vcf_nodes,
-            },
-        )
-        .with_stop(stop)
-        .with_deadline(deadline);
-        let found = solver.vcf();
-        *nodes += solver.nodes();
-        log::debug!(
-            "root VCF {} at {:?} (threat share {share:?})",
-            if found.is_some() { "won" } else { "failed" },
-            limits.elapsed()
-        );
-        if found.is_some() || !with_vct {
-            return (found, false);
-        }
-        let long =
-            limits.unused_is_lost && limits.max_nodes.is_none() && limits.max_depth.is_none();
-        let vct_deadline = if long {
-            limits.start + limits.maximum.saturating_sub(main_reserve(optimum, share))
-        } else {
-            deadline
-        };
-        let mut solver = ThreatSolver::new(
-            position.board(),
-            position.rule(),
-            me,
-            ThreatLimits {
-                max_attacker_moves: ROOT_VCT_MOVES,
-                max_nodes: vct_nodes,
-            },
-        )
-        .with_stop(stop)
-        .with_deadline(vct_deadline);
-        let found = solver.vct();
-        *nodes += solver.nodes();
-        let ran_out = found.is_none() && solver.aborted();
-        log::debug!(
-            "root VCT {} at {:?}",
-            match (found.is_some(), ran_out) {
-                (true, _) => "won",
-                (false, true) => "ran out",
-                (false, false) => "found no win",
-            },
-            limits.elapsed()
-        );
-        (found, long && ran_out)
-    }
-}
-
-impl Searcher for AlphaBetaSearcher {
-    fn search(
-        &mut self,
-        position: &Position,
-        limits: &Limits,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchOutcome {
-        let mut shared = Shared::new();
-        let tt: &TranspositionTable = &self.tt;
-        let me = position.to_move();
-        // Immediate decisions first.
-        let tables = PatternTables::new(position.rule());
-        let mut scratch = SearchBoard::new(position.board().clone(), tables);
-        let mut root = NodeAnalysis::default();
-        let mut threat_nodes = 0u64;
-        analyse(&mut scratch, me, position.rule(), &mut root);
-        let legal: Vec<Pos> = root
-            .moves
-            .iter()
-            .filter(|m| m.score != i32::MIN)
-            .map(|m| m.pos)
-            .collect();
-        let quick = |best: Pos, score: i32, pv: Vec<Pos>| SearchOutcome {
-            best,
-            score,
-            depth: 1,
-            nodes: 1,
-            pv,
-        };
-        if let Some(five) = root.my_five {
-            return quick(five, WIN - 1, vec![five]);
-        }
-        if legal.len() == 1 {
-            return quick(legal[0], root.eval, vec![legal[0]]);
-        }
-        if let Some(&block) = root.their_fives.first() {
-            if legal.contains(&block) {
-                if root.their_fives.len() == 1 && legal.len() > 1 {
-                    // Forced, but search anyway to get a score; fall through.
-                } else {
-                    return quick(block, -(WIN - 2), vec![block]);
-                }
-            }
-        }
-        if root.their_fives.is_empty() {
-            if let Some(four) = root.my_open_four {
-                return quick(four, WIN - 3, vec![four]);
-            }
-        }
-        // With two or more threads (and no depth or node bound, which must stay
-        // deterministic) one thread runs the VCT instead of a slice of the main thread's
-        // time before it, then checks the main thread's choices and helps its search.
-        let dedicated_vct = self.use_threat_solvers
-            && self.threads >= 2
-            && root.their_fives.is_empty()
-            && limits.max_nodes.is_none()
-            && limits.max_depth.is_none();
-        let mut long_vct_ran_out = false;
-        if root.their_fives.is_empty() && self.use_threat_solvers {
-            let (found, ran_out) =
-                self.root_threats(position, limits, stop, &mut threat_nodes, !dedicated_vct);
-            long_vct_ran_out = ran_out;
-            if let Some(line) = found {
-                let len = line.len() as i32;
-                return SearchOutcome {
-                    best: line[0],
-                    score: WIN - len,
-                    depth: len as u32,
-                    nodes: threat_nodes,
-                    pv: line,
-                };
-            }
-        }
-        // After a root VCT that had all but the main search's reserve of the move (only a
-        // per-move limit) and ran out, the main search has the rest: no later move can use
-        // what it leaves, so it runs to the hard limit. So it does beside a threat thread
-        // whose own VCT may then run to the hard limit too.
-        let long_threat_thread = dedicated_vct && limits.unused_is_lost;
-        let main_limits = Limits {
-            optimum: if long_vct_ran_out || long_threat_thread {
-                limits.maximum
-            } else {
-                limits.optimum
-            },
-            ..limits.clone()
-        };
-        let limits = &main_limits;
-        // Threat-solver nodes count against a node limit too.
-        *shared.nodes.get_mut() = threat_nodes;
-        let max_depth = limits
-            .max_depth
-            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
-        let helpers = self.threads - 1 - usize::from(dedicated_vct);
-        let mut main_result: Option<SearchOutcome> = None;
-        let vct_line: std::sync::Mutex<Option<Vec<Pos>>> = std::sync::Mutex::new(None);
-        std::thread::scope(|scope| {
-            if dedicated_vct {
-                let shared = &shared;
-                let vct_line = &vct_line;
-                scope.spawn_named(99, move || {
-                    // Our own VCT first: for up to half the optimum time, or with only a
-                    // per-move limit up to the hard limit (the main thread searches on
-                    // meanwhile, to the hard limit as well).
-                    let own_share = if long_threat_thread {
-                        limits.maximum.saturating_sub(THREAT_THREAD_SLACK)
-                    } else {
-                        limits.optimum.min(limits.maximum) / 2
-                    };
-                    let mut solver = ThreatSolver::new(
-                        position.board(),
-                        position.rule(),
-                        me,
-                        ThreatLimits {
-                            max_attacker_moves: ROOT_VCT_MOVES,
-                            max_nodes: u64::MAX,
-                        },
-                    )
-                    .with_stop(&shared.stop)
-                    .with_deadline(limits.start + own_share);
-                    let found = solver.vct();
-                    shared.nodes.fetch_add(solver.nodes(), Ordering::Relaxed);
-                    if let Some(line) = found {
-                        if let Ok(mut slot) = vct_line.lock() {
-                            *slot = Some(line);
-                        }
-                        // A proven win: the other threads can stop.
-                        shared.stop.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                    check_and_help(position, tt, shared, stop, limits, max_depth);
-                });
-            }
-            for t in 0..helpers {
-                let shared = &shared;
-                scope.spawn_named(t, move || {
-                    let mut w = Worker::new(position, tt, shared, stop, limits, false);
-                    let mut pv = Vec::new();
-                    let mut depth = 1 + (t as i32 % 2);
-                    while depth <= max_depth && !w.stopped {
-                        w.search(me, depth, -INFINITY, INFINITY, 0, &mut pv);
-                        w.flush_nodes();
-                        depth += 1;
-                    }
-                    w.flush_nodes();
-                });
-            }
-            let mut w = Worker::new(position, tt, &shared, stop, limits, true);
-            let mut best: Option<(Pos, i32, u32, Vec<Pos>)> = None;
-            let mut pv = Vec::new();
-            let mut previous_best: Option<Pos> = None;
-            let mut stable_iterations = 0;
-            let mut score_guess = 0;
-            let mut depth = 0;
-            while depth < max_depth {
-                depth += 1;
-                w.excluded = shared.refuted();
-                // Aspiration window around the previous score.
-                let mut delta = 60;
-                let (mut lo, mut hi) = if depth >= 4 && !is_decisive(score_guess) {
-                    (score_guess - delta, score_guess + delta)
-                } else {
-                    (-INFINITY, INFINITY)
-                };
-                let score = loop {
-                    let s = w.search(me, depth, lo, hi, 0, &mut pv);
-                    if w.stopped {
-                        break s;
-                    }
-                    if s <= lo {
-                        lo = (lo - delta).max(-INFINITY);
-                    } else if s >= hi {
-                        hi = (hi + delta).min(INFINITY);
-                    } else {
-                        break s;
-                    }
-                    delta *= 3;
-                    if delta > 2_000 {
-                        lo = -INFINITY;
-                        hi = INFINITY;
-                    }
-                };
-                w.flush_nodes();
-                if w.interrupted {
-                    // A root move was refuted: search this depth again without it.
-                    w.interrupted = false;
-                    w.stopped = false;
-                    shared.refuted_changed.store(false, Ordering::Relaxed);
-                    if limits.elapsed() < limits.maximum {
-                        depth -= 1;
-                        continue;
-                    }
-                    break;
-                }
-                if w.stopped && depth > 1 {
-                    // Keep the last full iteration's move, unless this one already found a
-                    // better move at the root (its first move was searched fully).
-                    break;
-                }
-                if let Some(&first) = pv.first() {
-                    best = Some((first, score, depth as u32, pv.clone()));
-                } else if let Some(rb) = w.root_best {
-                    best = Some((rb, score, depth as u32, vec![rb]));
-                }
-                if let Some(b) = &best {
-                    shared
-                        .candidate
-                        .store(b.0.index() as u32 + 1, Ordering::Relaxed);
-                }
-                score_guess = score;
-                let nodes = shared.nodes.load(Ordering::Relaxed);
-                report(&SearchInfo {
-                    depth: depth as u32,
-                    score,
-                    nodes,
-                    elapsed: limits.elapsed(),
-                    pv: pv.clone(),
-                });
-                if is_decisive(score) && depth >= 2 {
-                    break;
-                }
-                let current = best.as_ref().map(|b| b.0);
-                if current == previous_best {
-                    stable_iterations += 1;
-                } else {
-                    stable_iterations = 0;
-                }
-                previous_best = current;
-                // Time: stop early once the optimum is used; a little longer while the best
-                // move keeps changing.
-                let factor = if stable_iterations >= 3 {
-                    0.6
-                } else if stable_iterations == 0 {
-                    1.4
-                } else {
-                    1.0
-                };
-                let target = limits.optimum.mul_f64(factor).min(limits.maximum);
-                if limits.elapsed() >= target && limits.max_nodes.is_none() {
-                    break;
-                }
-                if w.stopped {
-                    break;
-                }
-            }
-            shared.stop.store(true, Ordering::Relaxed);
-            // The last full iteration's move may have been refuted since: then the first
-            // move of the unfinished iteration (searched with a full window) replaces it.
-            let refuted = shared.refuted();
-            if let (Some(b), Some(rb)) = (&mut best, w.root_best) {
-                if refuted.contains(&b.0) && !refuted.contains(&rb) {
-                    *b = (rb, b.1, b.2, vec![rb]);
-                }
-            }
-            let nodes = shared.nodes.load(Ordering::Relaxed);
-            main_result = best.map(|(best, score, depth, pv)| SearchOutcome {
-                best,
-                score,
-                depth,
-                nodes,
-                pv,
-            });
-        });
-        let vct_line = vct_line.into_inner().ok().flatten();
-        let nodes = shared.nodes.load(Ordering::Relaxed);
-        if let Some(line) = vct_line {
-            let len = line.len() as i32;
-            return SearchOutcome {
-                best: line[0],
-                score: WIN - len,
-                depth: len as u32,
-                nodes,
-                pv: line,
-            };
-        }
-        main_result
-            .map(|mut r| {
-                r.nodes = nodes;
-                r
-            })
-            .unwrap_or_else(|| {
-                let fallback = legal
-                    .first()
-                    .copied()
-                    .or_else(|| position.board().empty_positions().next())
-                    .expect("an empty square");
-                SearchOutcome {
-                    best: fallback,
-                    score: 0,
-                    depth: 0,
-                    nodes,
-                    pv: vec![fallback],
-                }
-            })
-    }
-
-    fn clear(&mut self) {}
-}
-
-/// The part of the optimum time the root VCF and VCT may use before the main search (one
-/// thread): a quarter at blitz speeds (up to 200 ms), rising to three quarters from 500 ms.
-/// With little time the main search's depth matters most; with more, its depth grows
-/// slowly while a longer VCT keeps finding wins (the quintet VCT set at 1 s per move: 37
-/// published first moves with three quarters against 34 with a quarter).
-fn threat_share(optimum: Duration) -> f64 {
-    let ms = optimum.as_secs_f64() * 1000.0;
-    0.25 + 0.5 * ((ms - 200.0) / 300.0).clamp(0.0, 1.0)
-}
-
-/// The part of the move that the main search keeps when only a per-move limit applies and
-/// the root VCT may use the rest (see [`Limits::unused_is_lost`]): half of what the
-/// optimum leaves after the VCF and VCT's usual share, at least [`MIN_MAIN_RESERVE`]. At 1 s
-/// per move that gives the VCT 828 ms, run in one piece (a df-pn search cut short and
-/// resumed takes a different, often longer path: vct_game_black_l11_3 took from 0.92 M to
-/// 1.63 M nodes resumed, against 0.94 M in one piece). Positions where the VCT runs that
-/// long are few in games (4 of 63 root VCTs at 1 s per move in a 6-game renju sample; most
-/// end within milliseconds, and the main search then has the whole move) and rich in
-/// threats.
-fn main_reserve(optimum: Duration, share: Duration) -> Duration {
-    (optimum.saturating_sub(share) / 2).max(MIN_MAIN_RESERVE)
-}
-
-/// Time the threat thread's own VCT leaves before the hard limit when it may run that far
-/// (only a per-move limit): for building its line and freeing its tables (3 ms seen after
-/// a 0.5 s VCT).
-const THREAT_THREAD_SLACK: Duration = Duration::from_millis(10);
-
-/// The shortest main search worth keeping time for after a long root VCT (see
-/// [`main_reserve`]).
-const MIN_MAIN_RESERVE: Duration = Duration::from_millis(40);
-
-/// Time for the threat thread's look for an opponent VCT after one candidate root move: a
-/// quarter of the optimum (at least 10 ms).
-fn reply_check_time(limits: &Limits) -> Duration {
-    (limits.optimum.min(limits.maximum) / 4).max(Duration::from_millis(10))
-}
-
-/// The threat thread's work once its own VCT has failed: check each new best root move of
-/// the main thread for an opponent VCT in reply (a bounded look each; the moves that lose
-/// to one are reported), and between checks help the main search as a Lazy SMP helper,
-/// one iteration at a time.
-fn check_and_help(
-    position: &Position,
-    tt: &TranspositionTable,
-    shared: &Shared,
-    stop: &AtomicBool,
-    limits: &Limits,
-    max_depth: i32,
-) {
-    let me = position.to_move();
-    let mut checked: Vec<u32> = Vec::new();
-    let mut helper = Worker::new(position, tt, shared, stop, limits, false);
-    let mut pv = Vec::new();
-    let mut depth = 1;
-    while !shared.stop.load(Ordering::Relaxed)
-        && !stop.load(Ordering::Relaxed)
-        && limits.elapsed() < limits.maximum
-    {
-        let candidate = shared.candidate.load(Ordering::Relaxed);
-        if candidate != 0 && !checked.contains(&candidate) {
-            checked.push(candidate);
-            check_reply(
-                position,
-                limits,
-                shared,
-                Pos::from_index(candidate as usize - 1),
-            );
-        } else if depth <= max_depth && !helper.stopped {
-            helper.search(me, depth, -INFINITY, INFINITY, 0, &mut pv);
-            helper.flush_nodes();
-            depth += 1;
-        } else {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-    }
-    helper.flush_nodes();
-}
-
-/// Look for an opponent VCT after our root move `pos`; report the move if one is found.
-fn check_reply(position: &Position, limits: &Limits, shared: &Shared, pos: Pos) {
-    let me = position.to_move();
-    // A bounded look: a proof-number VCT that finds nothing would otherwise run to the hard
-    // limit on the first candidate and never see the main thread's later choices.
-    let deadline = (Instant::now() + reply_check_time(limits)).min(limits.start + limits.maximum);
-    let mut board = position.board().clone();
-    board.place(pos, Cell::Stone(me));
-    let mut solver = ThreatSolver::new(
-        &board,
-        position.rule(),
-        me.opponent(),
-        ThreatLimits {
-            max_attacker_moves: REPLY_VCT_MOVES,
-            max_nodes: u64::MAX,
-        },
-    )
-    .with_stop(&shared.stop)
-    .with_deadline(deadline);
-    let found = solver.vct();
-    shared.nodes.fetch_add(solver.nodes(), Ordering::Relaxed);
-    if found.is_some() {
-        if let Ok(mut refuted) = shared.refuted.lock() {
-            refuted.push(pos);
-        }
-        shared.refuted_changed.store(true, Ordering::Relaxed);
-    }
-}
-
-/// Spawning helper threads with a large stack inside a scope.
-trait SpawnNamed<'scope> {
-    fn spawn_named<F: FnOnce() + Send + 'scope>(&'scope self, index: usize, f: F);
-}
-
-impl<'scope, 'env> SpawnNamed<'scope> for std::thread::Scope<'scope, 'env> {
-    fn spawn_named<F: FnOnce() + Send + 'scope>(&'scope self, index: usize, f: F) {
-        let spawned = std::thread::Builder::new()
-            .name(format!("helper-{index}"))
-            .stack_size(super::SEARCH_STACK_BYTES)
-            .spawn_scoped(self, f);
-        if let Err(e) = spawned {
-            log::warn!("could not start helper thread {index}: {e}");
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ms(n: u64) -> Duration {
-        Duration::from_millis(n)
-    }
-
-    #[test]
-    fn main_reserve_is_half_of_what_the_optimum_leaves_after_the_threat_share() {
-        // 1 s per move: optimum 736 ms, threat share 552 ms.
-        assert_eq!(main_reserve(ms(736), ms(552)), ms(92));
-        // Little left after the share: the shortest reserve.
-        assert_eq!(main_reserve(ms(100), ms(25)), ms(40));
-        assert_eq!(main_reserve(ms(100), ms(200)), ms(40));
     }
 }

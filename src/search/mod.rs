@@ -6,22 +6,39 @@
 //!
 //! - [`board`]: the search's board, a plain board plus every empty square's line patterns
 //!   kept up to date on each move (foul probes and the threat solvers use plain boards).
-//! - [`alphabeta`]: iterative deepening, PVS, the root shortcuts, Lazy SMP and the threat
-//!   thread; [`node`]: one pass over a node's candidates (patterns, threats, evaluation,
-//!   ordering scores); [`eval`]: the evaluation's weights; [`tt`]: the transposition table.
+//! - [`searcher`]: [`AlphaBetaSearcher`], from the position to the answer: root moves,
+//!   root shortcuts, the root threat solvers, then the threads and iterative deepening.
+//! - [`root`]: the root move list, every root move's score, depth, line and proof state.
+//! - [`driver`]: iterative deepening with aspiration windows on the main thread.
+//! - [`pool`]: the Lazy SMP helpers and the threat thread.
+//! - [`alphabeta`]: one thread's PVS over the shared table; [`node`]: one pass over a
+//!   node's candidates (patterns, threats, evaluation, ordering scores); [`eval`]: the
+//!   evaluation's weights; [`score`]: win and loss scores; [`tt`]: the transposition table.
 //! - [`threat`]: the VCF and VCT solvers; [`heuristic`]: the one-ply fallback move.
+//!
+//! Time rules (when to stop deepening, the solvers' share of the move) are in
+//! [`crate::timeman`]; the clock a search reads may move while it runs.
 
 pub mod alphabeta;
 pub mod board;
+pub mod driver;
 pub mod eval;
 pub mod heuristic;
 pub mod node;
+pub mod pool;
+pub mod root;
+pub mod score;
+pub mod searcher;
 pub mod threat;
 pub mod tt;
 
+pub use searcher::AlphaBetaSearcher;
+
 use crate::board::Pos;
 use crate::position::Position;
+use crate::timeman::Deadline;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Stack size of search threads: deep threat lines recurse far, and the Windows main
@@ -31,12 +48,9 @@ pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 /// How long and how far a search may go.
 #[derive(Clone, Debug)]
 pub struct Limits {
-    /// When the command that started the search was read.
-    pub start: Instant,
-    /// Time after which no new iteration should begin.
-    pub optimum: Duration,
-    /// Time by which the search must have returned.
-    pub maximum: Duration,
+    /// Start, optimum and hard limit; shared with whoever started the search, who may move
+    /// them while it runs (a ponder hit).
+    pub clock: Arc<Deadline>,
     /// Stop after this many nodes (None: unlimited).
     pub max_nodes: Option<u64>,
     /// Stop after this depth (None: unlimited).
@@ -45,24 +59,51 @@ pub struct Limits {
     /// root VCT may then take most of the move, and the main search the rest, to the hard
     /// limit.
     pub unused_is_lost: bool,
+    /// The search may deepen up to the hard limit: [`Limits::optimum`] reads as the
+    /// maximum. Set inside the search when no later move can use what this one leaves.
+    pub stretch_optimum: bool,
 }
 
 impl Limits {
-    /// Limits that allow an effectively unbounded search (for tests and bench).
-    pub fn unbounded() -> Limits {
+    /// Limits with a clock started at `start` and no node or depth bound.
+    pub fn new(start: Instant, optimum: Duration, maximum: Duration) -> Limits {
         Limits {
-            start: Instant::now(),
-            optimum: Duration::from_secs(86_400),
-            maximum: Duration::from_secs(86_400),
+            clock: Arc::new(Deadline::new(start, optimum, maximum)),
             max_nodes: None,
             max_depth: None,
             unused_is_lost: false,
+            stretch_optimum: false,
         }
     }
 
-    /// Time since the search started.
+    /// Limits that allow an effectively unbounded search (for tests and bench).
+    pub fn unbounded() -> Limits {
+        let day = Duration::from_secs(86_400);
+        Limits::new(Instant::now(), day, day)
+    }
+
+    /// When the search started (or its clock was last moved to).
+    pub fn start(&self) -> Instant {
+        self.clock.start()
+    }
+
+    /// Time after which no new iteration should begin.
+    pub fn optimum(&self) -> Duration {
+        if self.stretch_optimum {
+            self.clock.maximum()
+        } else {
+            self.clock.optimum()
+        }
+    }
+
+    /// Time by which the search must have returned.
+    pub fn maximum(&self) -> Duration {
+        self.clock.maximum()
+    }
+
+    /// Time since the start.
     pub fn elapsed(&self) -> Duration {
-        self.start.elapsed()
+        self.clock.elapsed()
     }
 }
 

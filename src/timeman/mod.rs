@@ -5,6 +5,16 @@
 //! must answer within `min(timeout_turn, time_left)` measured from the moment the command
 //! was read, keeping a margin for I/O, and should spread the game clock over the moves that
 //! are likely to come rather than spend it on one.
+//!
+//! - this module: the manager's settings and the [`Budget`] for one move;
+//! - [`deadline`]: a search's start, optimum and hard limit, which may move while it runs;
+//! - [`stop_rules`]: how a search spends its budget (when to stop deepening, the threat
+//!   solvers' share of the move).
+
+pub mod deadline;
+pub mod stop_rules;
+
+pub use deadline::Deadline;
 
 use std::time::Duration;
 

@@ -1,14 +1,18 @@
 //! The engine facade: options, the transposition table's memory budget, and searches run on
-//! their own threads so that the caller stays free to read input. No protocol code here.
+//! their own threads so that the caller stays free to read input; [`game::Game`] owns the
+//! game a front end plays (position, rule, clocks, legality, the fallback move). No
+//! protocol code here.
+
+pub mod game;
 
 use crate::board::Pos;
 use crate::pattern::PatternTables;
 use crate::position::Position;
-use crate::search::alphabeta::AlphaBetaSearcher;
 use crate::search::board::SearchBoard;
 use crate::search::heuristic::instant_move;
 use crate::search::node::{analyse, NodeAnalysis};
 use crate::search::tt::{TranspositionTable, MIN_TABLE_BYTES};
+use crate::search::AlphaBetaSearcher;
 use crate::search::{Limits, SearchInfo, SearchOutcome, Searcher};
 use crossbeam_channel::{bounded, Receiver};
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -1,0 +1,132 @@
+//! Iterative deepening on the main thread: one iteration per depth with an aspiration
+//! window around the previous score, the restart of an iteration when the threat thread
+//! refutes a root move, progress reports, and the stop rules of
+//! [`crate::timeman::stop_rules`]. Results go to the worker's root move list.
+
+use super::alphabeta::Worker;
+use super::pool::Shared;
+use super::score::{is_decisive, INFINITY};
+use super::{Limits, SearchInfo};
+use crate::board::Pos;
+use crate::timeman::stop_rules::iteration_target;
+use std::sync::atomic::Ordering;
+
+/// First aspiration half-width, in centi-stones; it triples on each fail.
+const ASPIRATION_DELTA: i32 = 60;
+/// Past this half-width the window opens fully.
+const ASPIRATION_GIVE_UP: i32 = 2_000;
+/// First depth searched with an aspiration window.
+const ASPIRATION_FROM_DEPTH: i32 = 4;
+
+/// Deepen the main worker `w` up to `max_depth`; the best move ends up in
+/// `w.root_moves`. Stops on the stop rules, a decisive score, or a stop.
+pub(super) fn iterate(
+    w: &mut Worker,
+    shared: &Shared,
+    limits: &Limits,
+    max_depth: i32,
+    report: &mut dyn FnMut(&SearchInfo),
+) {
+    let me = w.root_color();
+    let mut pv = Vec::new();
+    let mut previous_best: Option<Pos> = None;
+    let mut stable_iterations = 0;
+    let mut score_guess = 0;
+    let mut depth = 0;
+    while depth < max_depth {
+        depth += 1;
+        for p in shared.refuted() {
+            w.root_moves.refute(p);
+        }
+        w.excluded = w.root_moves.refuted();
+        // Aspiration window around the previous score.
+        let mut delta = ASPIRATION_DELTA;
+        let (mut lo, mut hi) = if depth >= ASPIRATION_FROM_DEPTH && !is_decisive(score_guess) {
+            (score_guess - delta, score_guess + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        let score = loop {
+            let s = w.search(me, depth, lo, hi, 0, &mut pv);
+            if w.stopped {
+                break s;
+            }
+            if s <= lo {
+                lo = (lo - delta).max(-INFINITY);
+            } else if s >= hi {
+                hi = (hi + delta).min(INFINITY);
+            } else {
+                break s;
+            }
+            delta *= 3;
+            if delta > ASPIRATION_GIVE_UP {
+                lo = -INFINITY;
+                hi = INFINITY;
+            }
+        };
+        w.flush_nodes();
+        if w.interrupted {
+            // A root move was refuted: search this depth again without it.
+            w.interrupted = false;
+            w.stopped = false;
+            shared.refuted_changed.store(false, Ordering::Relaxed);
+            if !limits.clock.past_maximum() {
+                depth -= 1;
+                continue;
+            }
+            break;
+        }
+        if w.stopped && depth > 1 {
+            // Keep the last full iteration's move, unless this one already found a
+            // better move at the root (its first move was searched fully).
+            break;
+        }
+        if !pv.is_empty() {
+            w.root_moves.set_best(score, depth as u32, &pv);
+        } else if let Some(rb) = w.root_best {
+            w.root_moves.set_best(score, depth as u32, &[rb]);
+        }
+        if let Some(b) = w.root_moves.best() {
+            shared
+                .candidate
+                .store(b.pos.index() as u32 + 1, Ordering::Relaxed);
+        }
+        score_guess = score;
+        let nodes = shared.nodes.load(Ordering::Relaxed);
+        report(&SearchInfo {
+            depth: depth as u32,
+            score,
+            nodes,
+            elapsed: limits.elapsed(),
+            pv: pv.clone(),
+        });
+        if is_decisive(score) && depth >= 2 {
+            break;
+        }
+        let current = w.root_moves.best().map(|b| b.pos);
+        if current == previous_best {
+            stable_iterations += 1;
+        } else {
+            stable_iterations = 0;
+        }
+        previous_best = current;
+        // Time: stop early once the optimum is used; a little longer while the best
+        // move keeps changing.
+        let target = iteration_target(limits.optimum(), limits.maximum(), stable_iterations);
+        if limits.elapsed() >= target && limits.max_nodes.is_none() {
+            break;
+        }
+        if w.stopped {
+            break;
+        }
+    }
+    shared.stop.store(true, Ordering::Relaxed);
+    // The last full iteration's move may have been refuted since: then the first move of
+    // the unfinished iteration (searched with a full window) replaces it.
+    let refuted = shared.refuted();
+    if let (Some(b), Some(rb)) = (w.root_moves.best().map(|b| b.pos), w.root_best) {
+        if refuted.contains(&b) && !refuted.contains(&rb) {
+            w.root_moves.replace_best(rb);
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! The threads of one search: Lazy SMP helpers that search the same root over the shared
+//! transposition table, and the threat thread, which runs our own VCT, then checks the main
+//! thread's candidate moves for an opponent VCT in reply and helps the search in between.
+//! The main thread itself runs the iterative deepening driver ([`super::driver`]).
+
+use super::alphabeta::Worker;
+use super::score::INFINITY;
+use super::threat::{ThreatLimits, ThreatSolver};
+use super::tt::TranspositionTable;
+use super::Limits;
+use crate::board::{Cell, Pos};
+use crate::position::Position;
+use crate::timeman::stop_rules::{reply_check_time, THREAT_THREAD_SLACK};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::thread::Scope;
+use std::time::{Duration, Instant};
+
+/// Most attacker moves in our own VCT at the root (the main thread's slice or the threat
+/// thread). Game VCTs run long: the quintet set's longest needs 17.
+pub(super) const ROOT_VCT_MOVES: u32 = 24;
+/// Most attacker moves in the opponent's VCT after a candidate root move (threat thread).
+const REPLY_VCT_MOVES: u32 = 12;
+
+/// State shared by all threads of one search.
+pub(super) struct Shared {
+    /// Set to stop every thread of this search.
+    pub(super) stop: AtomicBool,
+    /// Nodes searched by all threads (workers add theirs in batches).
+    pub(super) nodes: AtomicU64,
+    /// The main thread's current best root move (square index + 1; 0: none yet), for the
+    /// threat thread to check.
+    pub(super) candidate: AtomicU32,
+    /// Root moves after which the threat thread found a VCT for the opponent.
+    refuted: Mutex<Vec<Pos>>,
+    /// Set when `refuted` grows: the main thread restarts its iteration without them.
+    pub(super) refuted_changed: AtomicBool,
+    /// Our own winning line, when the threat thread's VCT found one.
+    vct_line: Mutex<Option<Vec<Pos>>>,
+}
+
+impl Shared {
+    /// Fresh state, with `nodes` already counted (the root solvers').
+    pub(super) fn new(nodes: u64) -> Shared {
+        Shared {
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(nodes),
+            candidate: AtomicU32::new(0),
+            refuted: Mutex::new(Vec::new()),
+            refuted_changed: AtomicBool::new(false),
+            vct_line: Mutex::new(None),
+        }
+    }
+
+    /// The refuted root moves so far.
+    pub(super) fn refuted(&self) -> Vec<Pos> {
+        self.refuted.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+
+    /// The threat thread's winning line, if it found one.
+    pub(super) fn take_vct_line(&self) -> Option<Vec<Pos>> {
+        self.vct_line.lock().ok().and_then(|mut l| l.take())
+    }
+}
+
+/// The threads a search runs beside its main thread.
+pub(super) struct Pool<'a> {
+    /// The position searched.
+    pub(super) position: &'a Position,
+    /// The shared transposition table.
+    pub(super) tt: &'a TranspositionTable,
+    /// This search's shared state.
+    pub(super) shared: &'a Shared,
+    /// The caller's stop flag.
+    pub(super) stop: &'a AtomicBool,
+    /// The main search's limits.
+    pub(super) limits: &'a Limits,
+    /// Deepest iteration.
+    pub(super) max_depth: i32,
+}
+
+impl<'a> Pool<'a> {
+    /// Start `helpers` Lazy SMP helpers and, if `threat_thread`, the threat thread, in
+    /// `scope`. With `long_threat_thread` the threat thread's own VCT may run up to the hard
+    /// limit (only a per-move limit applies).
+    pub(super) fn spawn<'scope>(
+        &self,
+        scope: &'scope Scope<'scope, 'a>,
+        helpers: usize,
+        threat_thread: bool,
+        long_threat_thread: bool,
+    ) where
+        'a: 'scope,
+    {
+        let Pool {
+            position,
+            tt,
+            shared,
+            stop,
+            limits,
+            max_depth,
+        } = *self;
+        if threat_thread {
+            scope.spawn_named(99, move || {
+                // Our own VCT first: for up to half the optimum time, or with only a
+                // per-move limit up to the hard limit (the main thread searches on
+                // meanwhile, to the hard limit as well).
+                let own_share = if long_threat_thread {
+                    limits.maximum().saturating_sub(THREAT_THREAD_SLACK)
+                } else {
+                    limits.optimum().min(limits.maximum()) / 2
+                };
+                let mut solver = ThreatSolver::new(
+                    position.board(),
+                    position.rule(),
+                    position.to_move(),
+                    ThreatLimits {
+                        max_attacker_moves: ROOT_VCT_MOVES,
+                        max_nodes: u64::MAX,
+                    },
+                )
+                .with_stop(&shared.stop)
+                .with_deadline(limits.start() + own_share);
+                let found = solver.vct();
+                shared.nodes.fetch_add(solver.nodes(), Ordering::Relaxed);
+                if let Some(line) = found {
+                    if let Ok(mut slot) = shared.vct_line.lock() {
+                        *slot = Some(line);
+                    }
+                    // A proven win: the other threads can stop.
+                    shared.stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+                check_and_help(position, tt, shared, stop, limits, max_depth);
+            });
+        }
+        for t in 0..helpers {
+            scope.spawn_named(t, move || {
+                let me = position.to_move();
+                let mut w = Worker::new(position, tt, shared, stop, limits, false);
+                let mut pv = Vec::new();
+                let mut depth = 1 + (t as i32 % 2);
+                while depth <= max_depth && !w.stopped {
+                    w.search(me, depth, -INFINITY, INFINITY, 0, &mut pv);
+                    w.flush_nodes();
+                    depth += 1;
+                }
+                w.flush_nodes();
+            });
+        }
+    }
+}
+
+/// The threat thread's work once its own VCT has failed: check each new best root move of
+/// the main thread for an opponent VCT in reply (a bounded look each; the moves that lose
+/// to one are reported), and between checks help the main search as a Lazy SMP helper,
+/// one iteration at a time.
+fn check_and_help(
+    position: &Position,
+    tt: &TranspositionTable,
+    shared: &Shared,
+    stop: &AtomicBool,
+    limits: &Limits,
+    max_depth: i32,
+) {
+    let me = position.to_move();
+    let mut checked: Vec<u32> = Vec::new();
+    let mut helper = Worker::new(position, tt, shared, stop, limits, false);
+    let mut pv = Vec::new();
+    let mut depth = 1;
+    while !shared.stop.load(Ordering::Relaxed)
+        && !stop.load(Ordering::Relaxed)
+        && !limits.clock.past_maximum()
+    {
+        let candidate = shared.candidate.load(Ordering::Relaxed);
+        if candidate != 0 && !checked.contains(&candidate) {
+            checked.push(candidate);
+            check_reply(
+                position,
+                limits,
+                shared,
+                Pos::from_index(candidate as usize - 1),
+            );
+        } else if depth <= max_depth && !helper.stopped {
+            helper.search(me, depth, -INFINITY, INFINITY, 0, &mut pv);
+            helper.flush_nodes();
+            depth += 1;
+        } else {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    helper.flush_nodes();
+}
+
+/// Look for an opponent VCT after our root move `pos`; report the move if one is found.
+fn check_reply(position: &Position, limits: &Limits, shared: &Shared, pos: Pos) {
+    let me = position.to_move();
+    // A bounded look: a proof-number VCT that finds nothing would otherwise run to the hard
+    // limit on the first candidate and never see the main thread's later choices.
+    let look = reply_check_time(limits.optimum(), limits.maximum());
+    let deadline = (Instant::now() + look).min(limits.clock.hard_limit());
+    let mut board = position.board().clone();
+    board.place(pos, Cell::Stone(me));
+    let mut solver = ThreatSolver::new(
+        &board,
+        position.rule(),
+        me.opponent(),
+        ThreatLimits {
+            max_attacker_moves: REPLY_VCT_MOVES,
+            max_nodes: u64::MAX,
+        },
+    )
+    .with_stop(&shared.stop)
+    .with_deadline(deadline);
+    let found = solver.vct();
+    shared.nodes.fetch_add(solver.nodes(), Ordering::Relaxed);
+    if found.is_some() {
+        if let Ok(mut refuted) = shared.refuted.lock() {
+            refuted.push(pos);
+        }
+        shared.refuted_changed.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Spawning helper threads with a large stack inside a scope.
+trait SpawnNamed<'scope> {
+    fn spawn_named<F: FnOnce() + Send + 'scope>(&'scope self, index: usize, f: F);
+}
+
+impl<'scope, 'env> SpawnNamed<'scope> for Scope<'scope, 'env> {
+    fn spawn_named<F: FnOnce() + Send + 'scope>(&'scope self, index: usize, f: F) {
+        let spawned = std::thread::Builder::new()
+            .name(format!("helper-{index}"))
+            .stack_size(super::SEARCH_STACK_BYTES)
+            .spawn_scoped(self, f);
+        if let Err(e) = spawned {
+            log::warn!("could not start helper thread {index}: {e}");
+        }
+    }
+}
