@@ -18,6 +18,7 @@
 //! - `memory`: peak RSS under max_memory (Linux).
 //! - `renju_cases`: third-party renju forbidden-point data (MIT).
 
+mod analysis;
 mod bad_input;
 mod commands;
 mod harness;

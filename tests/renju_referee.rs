@@ -6,21 +6,19 @@
 //! thousands of seeded random positions with Black to move, and a set of targeted diagrams;
 //! `rensa::rules::forbidden_points` must name exactly the same squares with the same kind.
 //!
-//! The Python interpreter is `$RENSA_PYTHON`, else `.venv/bin/python` at the repository root,
-//! which the test makes on first use when `python3` is there (`python3 -m venv .venv &&
-//! .venv/bin/pip install -r tests/python-requirements.txt`; `.ci/run` does the same first).
-//! Without Python or the package, the test says so on stderr and passes; under `CI` it fails
+//! The Python interpreter comes from `common::python` (`$RENSA_PYTHON` or `.venv`). Without
+//! Python or the package, the test says so on stderr and passes; under `CI` it fails
 //! instead.
 
 mod common;
 
+use common::python::python_with;
 use common::{diagram_rows, show, transform, Rng};
 use rensa::board::{Board, Cell, Color, Pos};
 use rensa::rules::{forbidden_points, is_winning_move, renju_foul, Foul, Rule};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Once;
 
 /// A forbidden square as `(x, y, kind)`, kind numbered as the referee does: 1 double three,
 /// 2 double four, 3 overline.
@@ -34,69 +32,9 @@ fn kind_code(foul: Foul) -> u8 {
     }
 }
 
-/// True when `python` runs and imports the referee.
-fn has_referee(python: &Path) -> bool {
-    Command::new(python)
-        .args(["-c", "import renju.check_forbid"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-/// Make `.venv` at the repository root with the pinned packages (`python3 -m venv`, then
-/// pip from the package index), once per test process. Errors are printed, not raised: the
-/// caller decides whether a missing referee skips or fails.
-fn make_venv(root: &Path) {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let venv = root.join(".venv");
-        eprintln!("making {} for the referee test", venv.display());
-        let made = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .is_ok_and(|s| s.success());
-        let installed = made
-            && Command::new(venv.join("bin/python"))
-                .args(["-m", "pip", "install", "--quiet", "-r"])
-                .arg(root.join("tests/python-requirements.txt"))
-                .status()
-                .is_ok_and(|s| s.success());
-        if !installed {
-            eprintln!("could not make {} with the referee package", venv.display());
-        }
-    });
-}
-
-/// The interpreter with the `renju` package: `$RENSA_PYTHON`, else `.venv/bin/python`
-/// (made on first use when `python3` is there). None, with the reason printed, when there is
-/// none outside CI; under `CI` a missing referee fails the test.
+/// The interpreter with the `renju` package (see `common::python`).
 fn referee_python() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let python = match std::env::var_os("RENSA_PYTHON") {
-        Some(p) => PathBuf::from(p),
-        None => {
-            let venv_python = root.join(".venv/bin/python");
-            if !has_referee(&venv_python) {
-                make_venv(&root);
-            }
-            venv_python
-        }
-    };
-    if has_referee(&python) {
-        return Some(python);
-    }
-    let why = format!(
-        "no Python with the `renju` package at {} (set RENSA_PYTHON, or run `python3 -m venv \
-         .venv && .venv/bin/pip install -r tests/python-requirements.txt`)",
-        python.display()
-    );
-    if std::env::var_os("CI").is_some() {
-        panic!("{why}: the referee differential test must run under CI");
-    }
-    eprintln!("SKIPPED: {why}");
-    None
+    python_with("renju.check_forbid", "the referee differential test")
 }
 
 /// One position as the driver script reads it: the size, a space, the cells row by row.

@@ -6,6 +6,7 @@
 //! it was; nothing the manager sends can crash the engine.
 
 use super::io::{Input, Output};
+use super::output;
 use super::parse::{BoardStone, Command, CommandParser, Info, WireCoord};
 use crate::engine::game::{Field, Game, MoveRequest, SearchEnd, STOP_GRACE};
 use crate::engine::{MAX_HASH_LOG2_KIB, MAX_THREADS};
@@ -15,8 +16,7 @@ use crate::search::SearchInfo;
 use crossbeam_channel::{after, never, select, Receiver};
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 /// Longest text echoed back in `UNKNOWN` / `ERROR` replies.
 const MAX_ECHO_CHARS: usize = 80;
@@ -44,7 +44,9 @@ pub struct Session {
     out: Output,
     game: Game,
     parser: CommandParser,
-    show_detail: bool,
+    /// Rapfi's `show_detail`: 0 nothing, 1 realtime, 2 detailed (`INFO` blocks), 3 both;
+    /// any non-zero value gives one `MESSAGE` line per iteration.
+    show_detail: u8,
     /// Commands that arrived while thinking, handled after the move.
     queued: VecDeque<(Command, Instant)>,
     /// The input has ended: finish what was queued with instant moves, then exit.
@@ -64,7 +66,7 @@ impl Session {
             out,
             game: Game::new(),
             parser: CommandParser::new(),
-            show_detail: false,
+            show_detail: 0,
             queued: VecDeque::new(),
             input_closed: false,
         }
@@ -245,7 +247,7 @@ impl Session {
             Info::MaxNode(v) => {
                 self.game.engine_mut().options_mut().max_nodes = (v > 0).then_some(v as u64)
             }
-            Info::ShowDetail(v) => self.show_detail = v != 0,
+            Info::ShowDetail(v) => self.show_detail = v.clamp(0, 3) as u8,
             Info::TimeoutTurn(v) => self.bad_info("timeout_turn", &v.to_string()),
             Info::TimeoutMatch(v) => self.bad_info("timeout_match", &v.to_string()),
             Info::MaxMemory(v) => self.bad_info("max_memory", &v.to_string()),
@@ -279,8 +281,8 @@ impl Session {
 
     /// Choose and play a move for the engine, answering `x,y`.
     fn think(&mut self, at: Instant, input: &Receiver<Input>) -> Flow {
-        let live = Arc::new(AtomicBool::new(true));
-        let report = self.reporter(at, Arc::clone(&live));
+        let live = Arc::new(Mutex::new(true));
+        let report = self.reporter(Arc::clone(&live));
         let request = self.game.begin_move(at, self.input_closed, report);
         self.flush_messages();
         let request = match request {
@@ -291,7 +293,9 @@ impl Session {
             }
         };
         let (end, flow) = self.wait_for_search(&request, input);
-        live.store(false, Ordering::Relaxed);
+        if let Ok(mut live) = live.lock() {
+            *live = false;
+        }
         // With END mid-search `flow` says exit: the move found by then is still answered.
         match self.game.finish_move(request, end) {
             Ok(chosen) => self.out.line(chosen.to_string()),
@@ -300,34 +304,27 @@ impl Session {
         flow
     }
 
-    /// A progress callback that prints MESSAGE lines when `show_detail` is on.
-    /// Reports stop once `live` is cleared, so a search abandoned after its deadline
-    /// cannot print after the move.
-    fn reporter(
-        &self,
-        start: Instant,
-        live: Arc<AtomicBool>,
-    ) -> Box<dyn FnMut(&SearchInfo) + Send> {
-        if !self.show_detail {
+    /// A progress callback: with `show_detail`, one `MESSAGE` line per iteration in
+    /// Rapfi's form, and with `show_detail` 2 or 3 the Yixin-Board `INFO PV` block too.
+    /// Reports stop once `live` is cleared (under its lock), so that nothing is printed
+    /// after the move, even by a search abandoned at its deadline.
+    fn reporter(&self, live: Arc<Mutex<bool>>) -> Box<dyn FnMut(&SearchInfo) + Send> {
+        let detail = self.show_detail;
+        if detail == 0 {
             return Box::new(|_| {});
         }
         let out = self.out.clone();
         Box::new(move |info: &SearchInfo| {
-            if !live.load(Ordering::Relaxed) {
+            let Ok(live) = live.lock() else { return };
+            if !*live {
                 return;
             }
-            let ms = start.elapsed().as_millis().max(1);
-            let nps = u128::from(info.nodes) * 1000 / ms;
-            let pv: Vec<String> = info.pv.iter().map(|p| p.to_string()).collect();
-            out.message(format!(
-                "depth {} score {} nodes {} nps {} time {} pv {}",
-                info.depth,
-                info.score,
-                info.nodes,
-                nps,
-                ms,
-                pv.join(" ")
-            ));
+            out.message(output::depth_line(info));
+            if detail & 2 != 0 {
+                for line in output::pv_block(0, 1, info, info.nodes) {
+                    out.line(line);
+                }
+            }
         })
     }
 

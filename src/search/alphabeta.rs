@@ -65,6 +65,8 @@ pub(super) struct Worker<'a> {
     pub(super) root_moves: RootMoves,
     /// The side to move at the root.
     root_color: Color,
+    /// Deepest ply reached since the last [`Worker::take_seldepth`].
+    seldepth: usize,
 }
 
 impl<'a> Worker<'a> {
@@ -98,7 +100,13 @@ impl<'a> Worker<'a> {
             interrupted: false,
             root_moves: RootMoves::default(),
             root_color: position.to_move(),
+            seldepth: 0,
         }
+    }
+
+    /// The deepest ply reached since the last call (the selective depth), and start over.
+    pub(super) fn take_seldepth(&mut self) -> u32 {
+        std::mem::take(&mut self.seldepth) as u32
     }
 
     /// The side to move at the root.
@@ -279,6 +287,7 @@ impl<'a> Worker<'a> {
         if self.stopped {
             return 0;
         }
+        self.seldepth = self.seldepth.max(ply + 1);
         let pv_node = beta - alpha > 1;
         // Mate distance pruning.
         alpha = alpha.max(-WIN + ply as i32);

@@ -95,6 +95,7 @@ pub(super) fn iterate(
         let nodes = shared.nodes.load(Ordering::Relaxed);
         report(&SearchInfo {
             depth: depth as u32,
+            seldepth: w.take_seldepth(),
             score,
             nodes,
             elapsed: limits.elapsed(),

@@ -160,6 +160,7 @@ impl Searcher for HeuristicSearcher {
         let score = (best.score / 100).clamp(-30_000, 30_000) as i32;
         report(&SearchInfo {
             depth: 1,
+            seldepth: 1,
             score,
             nodes,
             elapsed: limits.elapsed(),

@@ -112,6 +112,8 @@ impl Limits {
 pub struct SearchInfo {
     /// Completed depth.
     pub depth: u32,
+    /// Deepest ply the main thread reached in that iteration (selective depth).
+    pub seldepth: u32,
     /// Score for the side to move, in centi-stones; mate scores are large.
     pub score: i32,
     /// Nodes searched so far.

@@ -1,11 +1,13 @@
 //! Helpers shared by the integration tests: a deterministic random number generator,
 //! conversions between `Board` and the reference `Grid`, and diagram printing.
 //!
-//! `reference` holds the slow reference implementation of the rules.
+//! `reference` holds the slow reference implementation of the rules; `python` finds the
+//! interpreter for the tests that drive PyPI packages.
 
 #![allow(dead_code)]
 
 pub mod games;
+pub mod python;
 pub mod reference;
 pub mod vcf_reference;
 
