@@ -135,3 +135,173 @@ fn show_detail_2_prints_framed_pv_blocks() {
     e.move_of(&r);
     e.finish();
 }
+
+/// Three stones in the centre (White, Black, White as the engine's opponent, own, opponent),
+/// the engine to move as Black; sent as YXBOARD (no reply).
+const THREE: [(u32, u32, u8); 3] = [(7, 7, 2), (8, 8, 1), (7, 8, 2)];
+
+/// The engine's lines `(i) eval | depth-seldepth | h8 ...` of the last iteration reported
+/// before the move: (index, first square).
+fn last_lines(messages: &[String]) -> Vec<(usize, Mv)> {
+    let mut lines: Vec<(usize, Mv)> = Vec::new();
+    for m in messages {
+        let Some(rest) = m.strip_prefix("MESSAGE (") else {
+            continue;
+        };
+        let (index, rest) = rest.split_once(") ").unwrap();
+        let index: usize = index.parse().unwrap();
+        let first = rest
+            .rsplit(" | ")
+            .next()
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        let x = first.as_bytes()[0] - b'a';
+        let y: u32 = first[1..].parse().unwrap();
+        if index == 1 {
+            lines.clear();
+        }
+        lines.push((index, (u32::from(x), y - 1)));
+    }
+    lines
+}
+
+/// `YXNBEST n` without `show_detail`: one `MESSAGE (i) …` per line and iteration, the
+/// lines distinct, then the move of line 1, which is played on the engine's board.
+#[test]
+fn yxnbest_reports_n_lines_and_plays_the_best() {
+    let _g = shared();
+    let mut e = Engine::spawn();
+    e.send_lines(&["INFO timeout_turn 500", "INFO timeout_match 0"]);
+    let mut b = e.start(15);
+    e.send_board_block("YXBOARD", &mut b, &THREE);
+    e.expect_silence(SILENCE);
+    e.send("YXNBEST 3");
+    let r = e.expect_reply(REPLY);
+    let m = e.move_of(&r);
+    b.assert_playable(m, "YXNBEST");
+    let lines = last_lines(&r.messages);
+    assert_eq!(lines.len(), 3, "three lines: {:?}", r.messages);
+    assert_eq!(lines[0].1, m, "the move heads line 1");
+    let firsts: Vec<Mv> = lines.iter().map(|l| l.1).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    for f in &firsts {
+        b.assert_playable(*f, "a line's first move");
+    }
+    // The move is on the engine's board: taking it back is accepted.
+    e.send(&format!("TAKEBACK {},{}", m.0, m.1));
+    e.expect_ok();
+    e.send("YXNBEST 0");
+    e.expect_error("YXNBEST");
+    e.finish();
+}
+
+/// `YXNBEST` under `show_detail 2`: every line as an `INFO PV i` block with `NUMPV n`.
+#[test]
+fn yxnbest_with_show_detail_2_prints_a_block_per_line() {
+    let _g = shared();
+    let mut e = Engine::spawn();
+    e.send_lines(&[
+        "INFO timeout_turn 400",
+        "INFO timeout_match 0",
+        "INFO show_detail 2",
+    ]);
+    let mut b = e.start(15);
+    e.send_board_block("YXBOARD", &mut b, &THREE);
+    e.expect_silence(SILENCE);
+    e.send("YXNBEST 2");
+    let r = e.expect_reply_yixin(REPLY);
+    let m = e.move_of(&r);
+    b.assert_playable(m, "YXNBEST");
+    let heads: Vec<&String> = r
+        .messages
+        .iter()
+        .filter(|l| l.starts_with("INFO PV ") && *l != "INFO PV DONE")
+        .collect();
+    assert!(heads.iter().any(|l| *l == "INFO PV 0") && heads.iter().any(|l| *l == "INFO PV 1"));
+    assert!(r.messages.iter().any(|l| l == "INFO NUMPV 2"));
+    assert!(!heads.iter().any(|l| *l == "INFO PV 2"), "only two lines");
+    e.finish();
+}
+
+/// `YXBLOCK` … `DONE` keeps squares out of every later search (printing nothing) until
+/// `YXBLOCKUNDO` or `YXBLOCKRESET`; blocking every legal move is ignored with a MESSAGE.
+#[test]
+fn yxblock_keeps_moves_out_until_undone() {
+    let _g = shared();
+    let mut e = Engine::spawn();
+    e.send_lines(&["INFO timeout_turn 300", "INFO timeout_match 0"]);
+    let mut b = e.start(15);
+    let stones: Vec<(u32, u32, u8)> = THREE.to_vec();
+    let first = e.board(&mut b, &stones);
+    e.send_lines(&["YXBLOCK", &format!("{},{}", first.0, first.1), "DONE"]);
+    e.expect_silence(SILENCE);
+    let second = e.board(&mut b, &stones);
+    assert_ne!(second, first, "a blocked square was played");
+    e.send_lines(&["YXBLOCK", &format!("{},{}", second.0, second.1), "DONE"]);
+    e.expect_silence(SILENCE);
+    e.send_board_block("YXBOARD", &mut b, &stones);
+    e.send("YXNBEST 3");
+    let r = e.expect_reply(REPLY);
+    let m = e.move_of(&r);
+    assert!(m != first && m != second, "YXNBEST played a blocked square");
+    for (_, head) in last_lines(&r.messages) {
+        assert!(
+            head != first && head != second,
+            "a line starts on a blocked square"
+        );
+    }
+    e.send_lines(&["YXBLOCKUNDO", &format!("{},{}", second.0, second.1), "DONE"]);
+    e.expect_silence(SILENCE);
+    e.send("YXBLOCKRESET");
+    e.expect_silence(SILENCE);
+    assert_eq!(
+        e.board(&mut b, &stones),
+        first,
+        "no block after YXBLOCKRESET"
+    );
+
+    // A 5x5 board with one empty square: blocking it leaves nothing, so it is ignored.
+    let mut small = e.start(5);
+    let mut full = Vec::new();
+    let rows = ["12121", "12121", "21212", "21202", "12121"];
+    for (y, row) in rows.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            if c != '0' {
+                full.push((x as u32, y as u32, c.to_digit(10).unwrap() as u8));
+            }
+        }
+    }
+    e.send_lines(&["YXBLOCK", "3,3", "DONE"]);
+    e.expect_silence(SILENCE);
+    e.send_board_block("BOARD", &mut small, &full);
+    let r = e.expect_reply(REPLY);
+    assert_eq!(e.move_of(&r), (3, 3));
+    assert!(
+        r.messages.iter().any(|l| l.contains("blocked")),
+        "no MESSAGE about the ignored block: {:?}",
+        r.messages
+    );
+    e.finish();
+}
+
+/// `YXSEARCHDEFEND`: a multi-PV search over every move, answered with a legal move.
+#[test]
+fn yxsearchdefend_answers_a_legal_move() {
+    let _g = shared();
+    let mut e = Engine::spawn();
+    e.send_lines(&["INFO timeout_turn 400", "INFO timeout_match 0"]);
+    let mut b = e.start(15);
+    e.send_board_block("YXBOARD", &mut b, &THREE);
+    e.expect_silence(SILENCE);
+    e.send("YXSEARCHDEFEND");
+    let r = e.expect_reply(REPLY);
+    b.assert_playable(e.move_of(&r), "YXSEARCHDEFEND");
+    assert!(
+        last_lines(&r.messages).len() > 3,
+        "lines over all moves: {:?}",
+        r.messages
+    );
+    e.finish();
+}

@@ -90,6 +90,8 @@ pub struct Game {
     our_color: Color,
     /// Notes for the user, collected until the front end shows them.
     notes: Vec<String>,
+    /// Root moves excluded from every search until reset (Yixin-Board's `YXBLOCK`).
+    blocked: Vec<Pos>,
 }
 
 impl Default for Game {
@@ -108,6 +110,7 @@ impl Game {
             time: TimeSettings::default(),
             our_color: Color::Black,
             notes: Vec::new(),
+            blocked: Vec::new(),
         }
     }
 
@@ -334,6 +337,37 @@ impl Game {
         Ok(())
     }
 
+    /// Exclude `squares` from the engine's choices in every later search, until
+    /// [`Game::reset_blocks`] (squares off the board are refused, nothing changed).
+    pub fn block(&mut self, squares: &[(i64, i64)]) -> Result<(), String> {
+        let mut add = Vec::with_capacity(squares.len());
+        for &(x, y) in squares {
+            add.push(self.on_board(x, y).map_err(|e| format!("{x},{y}: {e}"))?);
+        }
+        for p in add {
+            if !self.blocked.contains(&p) {
+                self.blocked.push(p);
+            }
+        }
+        Ok(())
+    }
+
+    /// Take `squares` off the excluded list (squares not on it are ignored).
+    pub fn unblock(&mut self, squares: &[(i64, i64)]) {
+        self.blocked
+            .retain(|p| !squares.contains(&(p.x() as i64, p.y() as i64)));
+    }
+
+    /// No root move excluded.
+    pub fn reset_blocks(&mut self) {
+        self.blocked.clear();
+    }
+
+    /// The excluded root moves.
+    pub fn blocked(&self) -> &[Pos] {
+        &self.blocked
+    }
+
     /// Black's forbidden squares under renju when Black is to move; empty otherwise.
     pub fn forbidden_squares(&self) -> Vec<Pos> {
         if self.rule == Rule::Renju && self.position.to_move() == Color::Black {
@@ -388,12 +422,14 @@ impl Game {
 
     /// Start choosing the engine's move, the request having arrived `at`: the table is
     /// sized, the rule's tables warmed, and a search started within the time budget
-    /// (none when the budget is tiny or `instant` asks for the instant move). `report`
+    /// (none when the budget is tiny or `instant` asks for the instant move), for the
+    /// `multi_pv` best lines (1 for play) and without the blocked moves. `report`
     /// receives the search's progress. Refused on a full board.
     pub fn begin_move(
         &mut self,
         at: Instant,
         instant: bool,
+        multi_pv: usize,
         report: Box<dyn FnMut(&SearchInfo) + Send>,
     ) -> Result<MoveRequest, String> {
         if let Some(note) = self.engine.prepare_table() {
@@ -419,6 +455,8 @@ impl Game {
                 max_nodes: options.max_nodes,
                 max_depth: options.max_depth,
                 unused_is_lost: budget.unused_is_lost,
+                multi_pv: multi_pv.max(1),
+                blocked: self.blocked.clone(),
                 ..Limits::new(at, budget.optimum, budget.maximum)
             };
             request.search = Some(self.engine.start_search(&self.position, limits, report));
@@ -437,7 +475,15 @@ impl Game {
         let chosen = match (request.search, end) {
             (None, _) => request.ready,
             (Some(running), Some(SearchEnd::Done(done))) => match self.engine.finish_search(done) {
-                Ok(outcome) => Some(outcome.best),
+                Ok(outcome) => {
+                    if outcome.blocks_ignored {
+                        self.notes.push(
+                            "every legal move is blocked: the block is ignored for this search"
+                                .to_string(),
+                        );
+                    }
+                    Some(outcome.best)
+                }
                 Err(panic) => {
                     log::error!("search panicked: {panic}");
                     Some(running.fallback)
@@ -476,7 +522,7 @@ impl Game {
         at: Instant,
         report: Box<dyn FnMut(&SearchInfo) + Send>,
     ) -> Result<Pos, String> {
-        let request = self.begin_move(at, false, report)?;
+        let request = self.begin_move(at, false, 1, report)?;
         let end = request.done().map(|done| wait_for_search(&request, done));
         self.finish_move(request, end)
     }

@@ -77,6 +77,19 @@ pub fn depth_line(info: &SearchInfo) -> String {
     )
 }
 
+/// One line of a multi-PV report as Rapfi writes it: `(1) 150 | 12-20 | h8 i9 j10`
+/// (without the `MESSAGE ` prefix; the index counts from 1).
+pub fn multi_pv_line(info: &SearchInfo) -> String {
+    format!(
+        "({}) {} | {}-{} | {}",
+        info.pv_index + 1,
+        eval_text(info.score),
+        info.depth,
+        info.seldepth.max(info.depth),
+        line_text(&info.pv)
+    )
+}
+
 /// A winning probability for the side to move in [0, 1] from a score, for `INFO
 /// WINRATE`: a logistic curve with 50 % at 0 and about 73 % at one stone (100), the
 /// evaluation's scale; proven wins and losses give 1 and 0.
@@ -125,6 +138,9 @@ mod tests {
         SearchInfo {
             depth: 12,
             seldepth: 20,
+            pv_index: 0,
+            pv_count: 1,
+            line_nodes: 5_000,
             score,
             nodes: 5_000,
             elapsed: Duration::from_millis(ms),
@@ -143,6 +159,9 @@ mod tests {
         assert_eq!(time_text(Duration::from_secs(200)), "200s");
         assert_eq!(time_text(Duration::from_secs(2000)), "33min");
         assert_eq!(coord_text(Pos::new(27, 0)), "[28]1");
+        let mut second = info(-40, 100, &[(3, 4), (5, 5)]);
+        second.pv_index = 1;
+        assert_eq!(multi_pv_line(&second), "(2) -40 | 12-20 | d5 f6");
     }
 
     #[test]

@@ -143,6 +143,16 @@ pub enum Command {
     YxShowInfo,
     /// `YXSHOWFORBID`.
     YxShowForbid,
+    /// `YXNBEST n`: a multi-PV search of the `n` best moves; the best is played.
+    YxNBest(i64),
+    /// `YXSEARCHDEFEND`: a multi-PV search over every root move; the best is played.
+    YxSearchDefend,
+    /// `YXBLOCK` ... `DONE`: root moves excluded from later searches (lines `X,Y`).
+    YxBlock(Vec<WireCoord>),
+    /// `YXBLOCKUNDO` ... `DONE`: moves taken off the excluded list.
+    YxBlockUndo(Vec<WireCoord>),
+    /// `YXBLOCKRESET`: no root move excluded.
+    YxBlockReset,
     /// Unknown command: the text of the whole line (trimmed) for `UNKNOWN <text>`.
     /// The text is verbatim: the session should sanitize it before echoing.
     Unknown(String),
@@ -156,6 +166,8 @@ enum BlockKind {
     Board,
     YxBoard,
     Swap2,
+    YxBlock,
+    YxBlockUndo,
 }
 
 impl BlockKind {
@@ -164,12 +176,16 @@ impl BlockKind {
             BlockKind::Board => "BOARD",
             BlockKind::YxBoard => "YXBOARD",
             BlockKind::Swap2 => "SWAP2BOARD",
+            BlockKind::YxBlock => "YXBLOCK",
+            BlockKind::YxBlockUndo => "YXBLOCKUNDO",
         }
     }
 
     fn max_stones(self) -> usize {
         match self {
-            BlockKind::Board | BlockKind::YxBoard => MAX_BLOCK_STONES,
+            BlockKind::Board | BlockKind::YxBoard | BlockKind::YxBlock | BlockKind::YxBlockUndo => {
+                MAX_BLOCK_STONES
+            }
             BlockKind::Swap2 => MAX_SWAP2_STONES,
         }
     }
@@ -257,6 +273,10 @@ impl Block {
             BlockKind::Swap2 => {
                 Command::Swap2Board(self.stones.into_iter().map(|s| s.at).collect())
             }
+            BlockKind::YxBlock => Command::YxBlock(self.stones.into_iter().map(|s| s.at).collect()),
+            BlockKind::YxBlockUndo => {
+                Command::YxBlockUndo(self.stones.into_iter().map(|s| s.at).collect())
+            }
         }
     }
 }
@@ -343,6 +363,14 @@ impl CommandParser {
             Keyword::YxHashClear => Command::YxHashClear,
             Keyword::YxShowInfo => Command::YxShowInfo,
             Keyword::YxShowForbid => Command::YxShowForbid,
+            Keyword::YxNBest => match parse_int(rest) {
+                Ok(n) => Command::YxNBest(n),
+                Err(e) => Command::Malformed(format!("YXNBEST: {e}, expected YXNBEST N")),
+            },
+            Keyword::YxSearchDefend => Command::YxSearchDefend,
+            Keyword::YxBlockReset => Command::YxBlockReset,
+            Keyword::YxBlock => return self.open_block(BlockKind::YxBlock, rest),
+            Keyword::YxBlockUndo => return self.open_block(BlockKind::YxBlockUndo, rest),
             Keyword::Board => return self.open_block(BlockKind::Board, rest),
             Keyword::YxBoard => return self.open_block(BlockKind::YxBoard, rest),
             Keyword::Swap2Board => return self.open_block(BlockKind::Swap2, rest),
@@ -377,11 +405,16 @@ enum Keyword {
     YxHashClear,
     YxShowInfo,
     YxShowForbid,
+    YxNBest,
+    YxSearchDefend,
+    YxBlock,
+    YxBlockUndo,
+    YxBlockReset,
     Done,
 }
 
 impl Keyword {
-    const TABLE: [(&'static str, Keyword); 19] = [
+    const TABLE: [(&'static str, Keyword); 24] = [
         ("START", Keyword::Start),
         ("RECTSTART", Keyword::RectStart),
         ("RESTART", Keyword::Restart),
@@ -400,6 +433,11 @@ impl Keyword {
         ("YXHASHCLEAR", Keyword::YxHashClear),
         ("YXSHOWINFO", Keyword::YxShowInfo),
         ("YXSHOWFORBID", Keyword::YxShowForbid),
+        ("YXNBEST", Keyword::YxNBest),
+        ("YXSEARCHDEFEND", Keyword::YxSearchDefend),
+        ("YXBLOCK", Keyword::YxBlock),
+        ("YXBLOCKUNDO", Keyword::YxBlockUndo),
+        ("YXBLOCKRESET", Keyword::YxBlockReset),
         ("DONE", Keyword::Done),
     ];
 
@@ -577,7 +615,10 @@ fn parse_block_line(kind: BlockKind, line: &str) -> Result<BoardStone, String> {
             };
             Ok(BoardStone { at, field })
         }
-        (BlockKind::Swap2, (Some(x), Some(y), third, None)) => {
+        (
+            BlockKind::Swap2 | BlockKind::YxBlock | BlockKind::YxBlockUndo,
+            (Some(x), Some(y), third, None),
+        ) => {
             let at = WireCoord {
                 x: parse_int(x)?,
                 y: parse_int(y)?,
@@ -587,7 +628,9 @@ fn parse_block_line(kind: BlockKind, line: &str) -> Result<BoardStone, String> {
             }
             Ok(BoardStone { at, field: 0 })
         }
-        (BlockKind::Swap2, _) => Err(format!("expected X,Y, got '{}'", snippet(line))),
+        (BlockKind::Swap2 | BlockKind::YxBlock | BlockKind::YxBlockUndo, _) => {
+            Err(format!("expected X,Y, got '{}'", snippet(line)))
+        }
         _ => Err(format!("expected X,Y,FIELD, got '{}'", snippet(line))),
     }
 }
@@ -979,6 +1022,37 @@ mod tests {
     }
 
     #[test]
+    fn yixin_analysis_commands() {
+        let c = |x, y| WireCoord { x, y };
+        let (out, p) = run(&[
+            "yxnbest 3",
+            "YXNBEST",
+            "YXNBEST x",
+            "YXSEARCHDEFEND",
+            "YXBLOCK",
+            "7,7",
+            "8,8",
+            "DONE",
+            "yxblockundo",
+            "8,8",
+            "done",
+            "YXBLOCKRESET",
+            "YXBLOCK",
+            "7,7,1,1",
+            "DONE",
+        ]);
+        assert!(!p.in_block());
+        assert_eq!(out[0], Command::YxNBest(3));
+        assert!(matches!(out[1], Command::Malformed(_)));
+        assert!(matches!(out[2], Command::Malformed(_)));
+        assert_eq!(out[3], Command::YxSearchDefend);
+        assert_eq!(out[4], Command::YxBlock(vec![c(7, 7), c(8, 8)]));
+        assert_eq!(out[5], Command::YxBlockUndo(vec![c(8, 8)]));
+        assert_eq!(out[6], Command::YxBlockReset);
+        assert!(matches!(out[7], Command::Malformed(_)), "{out:?}");
+    }
+
+    #[test]
     fn done_with_trailing_text_ends_block_as_malformed() {
         let (out, p) = run(&["BOARD", "1,1,1", "DONE now"]);
         assert!(!p.in_block());
@@ -1181,8 +1255,8 @@ mod tests {
             Some(Command::Unknown("DONE".to_owned()))
         );
         assert_eq!(
-            one("  YXNBEST 3  \r\n"),
-            Some(Command::Unknown("YXNBEST 3".to_owned()))
+            one("  YXBALANCEONE 3  \r\n"),
+            Some(Command::Unknown("YXBALANCEONE 3".to_owned()))
         );
         assert_eq!(
             one("SUGGEST 1,1"),

@@ -174,6 +174,25 @@ impl Session {
                     .message(format!("INFO MAX_HASH_SIZE {MAX_HASH_LOG2_KIB}"));
             }
             Command::YxShowForbid => self.show_forbid(),
+            Command::YxNBest(n) if n >= 1 => {
+                let n = usize::try_from(n).unwrap_or(usize::MAX);
+                return self.think_lines(at, input, n);
+            }
+            Command::YxNBest(n) => self
+                .out
+                .line(format!("ERROR YXNBEST needs a count of 1 or more, got {n}")),
+            Command::YxSearchDefend => return self.think_lines(at, input, usize::MAX),
+            Command::YxBlock(squares) => {
+                let squares: Vec<(i64, i64)> = squares.iter().map(|c| (c.x, c.y)).collect();
+                if let Err(e) = self.game.block(&squares) {
+                    self.game.note(format!("YXBLOCK ignored: {e}"));
+                }
+            }
+            Command::YxBlockUndo(squares) => {
+                let squares: Vec<(i64, i64)> = squares.iter().map(|c| (c.x, c.y)).collect();
+                self.game.unblock(&squares);
+            }
+            Command::YxBlockReset => self.game.reset_blocks(),
             Command::Unknown(text) => self.out.line(format!("UNKNOWN {}", echo(&text))),
             Command::Malformed(reason) => self.out.line(format!("ERROR {}", echo(&reason))),
         }
@@ -281,9 +300,15 @@ impl Session {
 
     /// Choose and play a move for the engine, answering `x,y`.
     fn think(&mut self, at: Instant, input: &Receiver<Input>) -> Flow {
+        self.think_lines(at, input, 1)
+    }
+
+    /// Choose and play a move for the engine after a search of the `lines` best moves
+    /// (`YXNBEST`, `YXSEARCHDEFEND`; 1 for play), answering `x,y`.
+    fn think_lines(&mut self, at: Instant, input: &Receiver<Input>, lines: usize) -> Flow {
         let live = Arc::new(Mutex::new(true));
-        let report = self.reporter(Arc::clone(&live));
-        let request = self.game.begin_move(at, self.input_closed, report);
+        let report = self.reporter(Arc::clone(&live), lines > 1);
+        let request = self.game.begin_move(at, self.input_closed, lines, report);
         self.flush_messages();
         let request = match request {
             Ok(r) => r,
@@ -297,7 +322,9 @@ impl Session {
             *live = false;
         }
         // With END mid-search `flow` says exit: the move found by then is still answered.
-        match self.game.finish_move(request, end) {
+        let chosen = self.game.finish_move(request, end);
+        self.flush_messages();
+        match chosen {
             Ok(chosen) => self.out.line(chosen.to_string()),
             Err(e) => self.out.line(format!("ERROR {e}")),
         }
@@ -305,12 +332,14 @@ impl Session {
     }
 
     /// A progress callback: with `show_detail`, one `MESSAGE` line per iteration in
-    /// Rapfi's form, and with `show_detail` 2 or 3 the Yixin-Board `INFO PV` block too.
+    /// Rapfi's form, and with `show_detail` 2 or 3 the Yixin-Board `INFO PV` block for
+    /// each line. A multi-PV search (`multi`) always reports its lines: as `INFO` blocks
+    /// with `show_detail` 2 or 3, else one `MESSAGE (i) eval | depth-seldepth | line` each.
     /// Reports stop once `live` is cleared (under its lock), so that nothing is printed
     /// after the move, even by a search abandoned at its deadline.
-    fn reporter(&self, live: Arc<Mutex<bool>>) -> Box<dyn FnMut(&SearchInfo) + Send> {
+    fn reporter(&self, live: Arc<Mutex<bool>>, multi: bool) -> Box<dyn FnMut(&SearchInfo) + Send> {
         let detail = self.show_detail;
-        if detail == 0 {
+        if detail == 0 && !multi {
             return Box::new(|_| {});
         }
         let out = self.out.clone();
@@ -319,11 +348,16 @@ impl Session {
             if !*live {
                 return;
             }
-            out.message(output::depth_line(info));
+            if detail != 0 && info.pv_index == 0 {
+                out.message(output::depth_line(info));
+            }
             if detail & 2 != 0 {
-                for line in output::pv_block(0, 1, info, info.nodes) {
+                let block = output::pv_block(info.pv_index, info.pv_count, info, info.line_nodes);
+                for line in block {
                     out.line(line);
                 }
+            } else if multi {
+                out.message(output::multi_pv_line(info));
             }
         })
     }

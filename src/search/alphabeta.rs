@@ -67,7 +67,14 @@ pub(super) struct Worker<'a> {
     root_color: Color,
     /// Deepest ply reached since the last [`Worker::take_seldepth`].
     seldepth: usize,
+    /// Root moves this search leaves out: blocked ones, and with multi-PV the lines the
+    /// iteration already has. When nothing else is left at the root, every other legal
+    /// move is searched; when nothing at all is left, the root returns [`NO_MOVE`].
+    pub(super) root_filter: Vec<Pos>,
 }
+
+/// What the root returns when every move is filtered out (multi-PV has no line left).
+pub(super) const NO_MOVE: i32 = -INFINITY;
 
 impl<'a> Worker<'a> {
     /// A worker on `position`; the `main` one checks the clock and node limit, stops the
@@ -101,6 +108,7 @@ impl<'a> Worker<'a> {
             root_moves: RootMoves::default(),
             root_color: position.to_move(),
             seldepth: 0,
+            root_filter: Vec::new(),
         }
     }
 
@@ -348,25 +356,28 @@ impl<'a> Worker<'a> {
         key: u64,
         tt_move: Option<Pos>,
     ) -> i32 {
-        if let Some(five) = a.my_five {
+        // At a root with filtered moves (multi-PV, blocks) the shortcuts below may not
+        // answer with a filtered move, and a lost root still gets its moves searched.
+        let filtering = ply == 0 && !self.root_filter.is_empty();
+        let allowed = |p: Pos| !filtering || !self.root_filter.contains(&p);
+        if let Some(five) = a.my_five.filter(|&p| allowed(p)) {
             pv.push(five);
             return WIN - ply as i32 - 1;
         }
-        if a.their_fives.len() >= 2 {
+        if a.their_fives.len() >= 2 && !filtering {
             return -(WIN - ply as i32 - 2);
         }
         let forced = a.their_fives.first().copied();
         if let Some(block) = forced {
             // Only the block; a forbidden block loses.
-            let Some(c) = a
+            let legal = a
                 .moves
                 .iter()
-                .find(|m| m.pos == block && m.score != i32::MIN)
-            else {
+                .any(|m| m.pos == block && m.score != i32::MIN);
+            if !legal && !filtering {
                 return -(WIN - ply as i32 - 2);
-            };
-            let _ = c;
-        } else if let Some(open_four) = a.my_open_four {
+            }
+        } else if let Some(open_four) = a.my_open_four.filter(|&p| allowed(p)) {
             pv.push(open_four);
             return WIN - ply as i32 - 3;
         }
@@ -399,6 +410,23 @@ impl<'a> Worker<'a> {
                 .filter(|m| m.score != i32::MIN)
                 .collect()
         };
+        if ply == 0 && !self.root_filter.is_empty() {
+            let filter = &self.root_filter;
+            moves.retain(|m| !filter.contains(&m.pos));
+            if moves.is_empty() {
+                // Multi-PV past the moves that matter, or a blocked forced move: the other
+                // legal moves (they lose, and their scores will say so).
+                moves = a
+                    .moves
+                    .iter()
+                    .copied()
+                    .filter(|m| m.score != i32::MIN && !filter.contains(&m.pos))
+                    .collect();
+                if moves.is_empty() {
+                    return NO_MOVE;
+                }
+            }
+        }
         if moves.is_empty() {
             // Nothing legal near the stones (every candidate forbidden): no proof either way.
             return a.eval;

@@ -3,7 +3,7 @@
 //! refutes a root move, progress reports, and the stop rules of
 //! [`crate::timeman::stop_rules`]. Results go to the worker's root move list.
 
-use super::alphabeta::Worker;
+use super::alphabeta::{Worker, NO_MOVE};
 use super::pool::Shared;
 use super::score::{is_decisive, INFINITY};
 use super::{Limits, SearchInfo};
@@ -96,6 +96,9 @@ pub(super) fn iterate(
         report(&SearchInfo {
             depth: depth as u32,
             seldepth: w.take_seldepth(),
+            pv_index: 0,
+            pv_count: 1,
+            line_nodes: nodes,
             score,
             nodes,
             elapsed: limits.elapsed(),
@@ -130,4 +133,92 @@ pub(super) fn iterate(
             w.root_moves.replace_best(rb);
         }
     }
+}
+
+/// One line of a multi-PV iteration.
+struct Line {
+    score: i32,
+    pv: Vec<Pos>,
+    nodes: u64,
+    seldepth: u32,
+}
+
+/// Multi-PV deepening: each iteration searches the best move, then the best of the others,
+/// and so on for `lines` lines (each with a full window, the moves already found left
+/// out), then reports them best first. A stopped iteration keeps the previous one's
+/// lines. The best line's move ends up in `w.root_moves`, and every line's score there.
+pub(super) fn iterate_multi_pv(
+    w: &mut Worker,
+    shared: &Shared,
+    limits: &Limits,
+    max_depth: i32,
+    lines: usize,
+    report: &mut dyn FnMut(&SearchInfo),
+) {
+    let me = w.root_color();
+    let blocked = std::mem::take(&mut w.root_filter);
+    let mut pv = Vec::new();
+    for depth in 1..=max_depth {
+        let mut found: Vec<Line> = Vec::new();
+        w.root_filter.clone_from(&blocked);
+        while found.len() < lines {
+            let before = shared.nodes.load(Ordering::Relaxed);
+            let score = w.search(me, depth, -INFINITY, INFINITY, 0, &mut pv);
+            w.flush_nodes();
+            if w.stopped || score == NO_MOVE || pv.is_empty() {
+                break;
+            }
+            let nodes = shared.nodes.load(Ordering::Relaxed) - before;
+            w.root_filter.push(pv[0]);
+            found.push(Line {
+                score,
+                pv: pv.clone(),
+                nodes,
+                seldepth: w.take_seldepth(),
+            });
+        }
+        if found.is_empty() || (w.stopped && depth > 1) {
+            break;
+        }
+        // Each pass finds the best of what is left, so the order is nearly right already;
+        // the sort is stable, so equal scores keep the search's order.
+        found.sort_by_key(|l| std::cmp::Reverse(l.score));
+        for line in &found {
+            let at = depth as u32;
+            w.root_moves.record(
+                line.pv[0],
+                line.score,
+                super::tt::Bound::Exact,
+                at,
+                &line.pv[1..],
+            );
+        }
+        w.root_moves
+            .set_best(found[0].score, depth as u32, &found[0].pv);
+        let nodes = shared.nodes.load(Ordering::Relaxed);
+        for (i, line) in found.iter().enumerate() {
+            report(&SearchInfo {
+                depth: depth as u32,
+                seldepth: line.seldepth,
+                pv_index: i,
+                pv_count: found.len(),
+                line_nodes: line.nodes,
+                score: line.score,
+                nodes,
+                elapsed: limits.elapsed(),
+                pv: line.pv.clone(),
+            });
+        }
+        if w.stopped || found.iter().all(|l| is_decisive(l.score)) && depth >= 2 {
+            break;
+        }
+        // Time: no new iteration past the optimum (no stability bonus: the lines matter,
+        // not just the best move).
+        if limits.max_nodes.is_none() && limits.elapsed() >= limits.optimum().min(limits.maximum())
+        {
+            break;
+        }
+    }
+    shared.stop.store(true, Ordering::Relaxed);
+    w.root_filter = blocked;
 }

@@ -161,6 +161,9 @@ impl Searcher for HeuristicSearcher {
         report(&SearchInfo {
             depth: 1,
             seldepth: 1,
+            pv_index: 0,
+            pv_count: 1,
+            line_nodes: nodes,
             score,
             nodes,
             elapsed: limits.elapsed(),
@@ -172,6 +175,7 @@ impl Searcher for HeuristicSearcher {
             depth: 1,
             nodes,
             pv: vec![best.pos],
+            blocks_ignored: false,
         }
     }
 }

@@ -62,6 +62,12 @@ pub struct Limits {
     /// The search may deepen up to the hard limit: [`Limits::optimum`] reads as the
     /// maximum. Set inside the search when no later move can use what this one leaves.
     pub stretch_optimum: bool,
+    /// How many best root moves to search, each with its own score and line (multi-PV);
+    /// 1 for play.
+    pub multi_pv: usize,
+    /// Root moves not to play or search (Yixin-Board's `YXBLOCK`), unless they are all
+    /// the root moves there are (the outcome then says the block was ignored).
+    pub blocked: Vec<Pos>,
 }
 
 impl Limits {
@@ -73,6 +79,8 @@ impl Limits {
             max_depth: None,
             unused_is_lost: false,
             stretch_optimum: false,
+            multi_pv: 1,
+            blocked: Vec::new(),
         }
     }
 
@@ -114,6 +122,12 @@ pub struct SearchInfo {
     pub depth: u32,
     /// Deepest ply the main thread reached in that iteration (selective depth).
     pub seldepth: u32,
+    /// Which of the best lines this is (0 = the best); always 0 without multi-PV.
+    pub pv_index: usize,
+    /// How many lines the iteration reports.
+    pub pv_count: usize,
+    /// Nodes searched for this line (all the iteration's nodes without multi-PV).
+    pub line_nodes: u64,
     /// Score for the side to move, in centi-stones; mate scores are large.
     pub score: i32,
     /// Nodes searched so far.
@@ -137,6 +151,8 @@ pub struct SearchOutcome {
     pub nodes: u64,
     /// Principal variation, starting with `best`.
     pub pv: Vec<Pos>,
+    /// Every allowed root move was blocked, so the block was ignored.
+    pub blocks_ignored: bool,
 }
 
 /// A move-choosing algorithm.

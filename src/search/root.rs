@@ -193,6 +193,7 @@ impl RootMoves {
             depth: self.best_depth,
             nodes,
             pv: self.best_pv.clone(),
+            blocks_ignored: false,
         })
     }
 }

@@ -13,7 +13,7 @@
 
 use super::alphabeta::{Worker, MAX_DEPTH};
 use super::board::SearchBoard;
-use super::driver::iterate;
+use super::driver::{iterate, iterate_multi_pv};
 use super::node::{analyse, NodeAnalysis};
 use super::pool::{Pool, Shared, ROOT_VCT_MOVES};
 use super::root::RootMoves;
@@ -158,9 +158,11 @@ impl AlphaBetaSearcher {
 }
 
 /// Answer at once from the root's analysis, if the position allows: record the move in
-/// `root` and return true.
-fn root_shortcut(root: &mut RootMoves, a: &NodeAnalysis) -> bool {
-    if let Some(five) = a.my_five {
+/// `root` and return true. With `check_list` a shortcut move must be in the list (it
+/// may have been blocked).
+fn root_shortcut(root: &mut RootMoves, a: &NodeAnalysis, check_list: bool) -> bool {
+    let listed = |root: &RootMoves, p: Pos| !check_list || root.get(p).is_some();
+    if let Some(five) = a.my_five.filter(|&p| listed(root, p)) {
         root.set_won(WIN - 1, 1, &[five]);
         return true;
     }
@@ -178,7 +180,7 @@ fn root_shortcut(root: &mut RootMoves, a: &NodeAnalysis) -> bool {
         }
     }
     if a.their_fives.is_empty() {
-        if let Some(four) = a.my_open_four {
+        if let Some(four) = a.my_open_four.filter(|&p| listed(root, p)) {
             root.set_won(WIN - 3, 1, &[four]);
             return true;
         }
@@ -205,20 +207,42 @@ impl Searcher for AlphaBetaSearcher {
             position.rule(),
             &mut analysis,
         );
-        let mut root = RootMoves::new(
-            analysis
-                .moves
-                .iter()
-                .filter(|m| m.score != i32::MIN)
-                .map(|m| m.pos),
-        );
-        if root_shortcut(&mut root, &analysis) {
-            return root.outcome(1).expect("a shortcut sets the best move");
+        let legal: Vec<Pos> = analysis
+            .moves
+            .iter()
+            .filter(|m| m.score != i32::MIN)
+            .map(|m| m.pos)
+            .collect();
+        // Blocked root moves leave the list, unless they are all there is.
+        let blocks_ignored =
+            !limits.blocked.is_empty() && legal.iter().all(|p| limits.blocked.contains(p));
+        let blocked: Vec<Pos> = if blocks_ignored {
+            Vec::new()
+        } else {
+            limits.blocked.clone()
+        };
+        let allowed = |p: &Pos| !blocked.contains(p);
+        let mut root = RootMoves::new(legal.iter().copied().filter(allowed));
+        let multi_pv = limits.multi_pv.max(1);
+        let allowed_count = root.len();
+        let with_blocks = |mut outcome: SearchOutcome| {
+            outcome.blocks_ignored = blocks_ignored;
+            outcome
+        };
+        // Multi-PV wants every line searched: no shortcut but a single move.
+        let shortcut = if multi_pv == 1 {
+            root_shortcut(&mut root, &analysis, !blocked.is_empty())
+        } else {
+            root.len() == 1 && root_shortcut(&mut root, &analysis, true)
+        };
+        if shortcut {
+            return with_blocks(root.outcome(1).expect("a shortcut sets the best move"));
         }
         // With two or more threads (and no depth or node bound, which must stay
         // deterministic) one thread runs the VCT instead of a slice of the main thread's
         // time before it, then checks the main thread's choices and helps its search.
-        let threat_thread = self.use_threat_solvers
+        let solvers = self.use_threat_solvers && multi_pv == 1;
+        let threat_thread = solvers
             && self.threads >= 2
             && analysis.their_fives.is_empty()
             && limits.max_nodes.is_none()
@@ -228,13 +252,14 @@ impl Searcher for AlphaBetaSearcher {
             long_vct_ran_out: false,
             nodes: 0,
         };
-        if analysis.their_fives.is_empty() && self.use_threat_solvers {
+        if analysis.their_fives.is_empty() && solvers {
             threats = self.root_threats(position, limits, stop, !threat_thread);
-            if let Some(line) = &threats.win {
+            if let Some(line) = threats.win.as_ref().filter(|l| allowed(&l[0])) {
                 root.set_won(WIN - line.len() as i32, line.len() as u32, line);
-                return root
-                    .outcome(threats.nodes)
-                    .expect("a win sets the best move");
+                return with_blocks(
+                    root.outcome(threats.nodes)
+                        .expect("a win sets the best move"),
+                );
             }
         }
         // After a root VCT that had all but the main search's reserve of the move (only a
@@ -266,14 +291,20 @@ impl Searcher for AlphaBetaSearcher {
             pool.spawn(scope, helpers, threat_thread, long_threat_thread);
             let mut w = Worker::new(position, tt, &shared, stop, limits, true);
             w.root_moves = std::mem::take(&mut root);
-            iterate(&mut w, &shared, limits, max_depth, report);
+            w.root_filter.clone_from(&blocked);
+            if multi_pv == 1 {
+                iterate(&mut w, &shared, limits, max_depth, report);
+            } else {
+                let lines = multi_pv.min(allowed_count).max(1);
+                iterate_multi_pv(&mut w, &shared, limits, max_depth, lines, report);
+            }
             root = std::mem::take(&mut w.root_moves);
         });
         let nodes = shared.nodes.load(Ordering::Relaxed);
-        if let Some(line) = shared.take_vct_line() {
+        if let Some(line) = shared.take_vct_line().filter(|l| allowed(&l[0])) {
             root.set_won(WIN - line.len() as i32, line.len() as u32, &line);
         }
-        root.outcome(nodes).unwrap_or_else(|| {
+        let outcome = root.outcome(nodes).unwrap_or_else(|| {
             let fallback = root
                 .moves()
                 .first()
@@ -286,8 +317,10 @@ impl Searcher for AlphaBetaSearcher {
                 depth: 0,
                 nodes,
                 pv: vec![fallback],
+                blocks_ignored: false,
             }
-        })
+        });
+        with_blocks(outcome)
     }
 
     fn clear(&mut self) {}
