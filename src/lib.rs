@@ -3,6 +3,8 @@
 //! The library holds the engine core (board, rules, search, time management) and the
 //! Gomocup protocol layer that the `pbrain-rensa` binary runs. The core knows nothing of the
 //! protocol: `protocol` turns lines into commands and drives an [`engine::Engine`].
+//! [`records`] reads and writes game records (`.psq`, SGF, opening lines) for the engine
+//! and for the match runner in `bench/`.
 
 pub mod bench;
 pub mod board;
@@ -12,6 +14,7 @@ pub mod pattern;
 pub mod position;
 pub mod protocol;
 pub mod quintet;
+pub mod records;
 pub mod rules;
 pub mod search;
 pub mod shape;

@@ -20,6 +20,7 @@ use crate::openings::PlacedOpening;
 use crate::protocol::{about_name, classify, Reply};
 use crate::referee::{Referee, Verdict};
 use rensa::board::{Color, Pos};
+use rensa::records::{self, Outcome, Record, Termination};
 use rensa::rules::Rule;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -29,90 +30,6 @@ use std::time::{Duration, Instant, SystemTime};
 const STOP_POLL: Duration = Duration::from_millis(100);
 /// How long GomocupJudge mode lets an engine exit after `END` before killing it.
 const JUDGE_END_GRACE: Duration = Duration::from_millis(500);
-
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Termination {
-    /// A winning line.
-    Five,
-    /// A forbidden Renju move by Black.
-    Foul,
-    /// No move within the limit plus the tolerance.
-    Time,
-    /// The engine exited or could not be written to.
-    Crash,
-    /// A reply that is not a move (or output nobody asked for).
-    Malformed,
-    /// A move on an occupied square.
-    Occupied,
-    /// A move off the board.
-    OffBoard,
-    /// Resident memory above `max_memory` (GomocupJudge mode).
-    Memory,
-    /// The engine could not be started or did not answer `START` with `OK`.
-    StartFailure,
-    /// Draw: no empty square left.
-    FullBoard,
-    /// Draw: the move limit (`--drawafter`, or size² − 25 stones in GomocupJudge Renju).
-    MoveLimit,
-}
-
-impl Termination {
-    /// All terminations, in table order.
-    pub const ALL: [Termination; 11] = [
-        Termination::Five,
-        Termination::Foul,
-        Termination::Time,
-        Termination::Crash,
-        Termination::Malformed,
-        Termination::Occupied,
-        Termination::OffBoard,
-        Termination::Memory,
-        Termination::StartFailure,
-        Termination::FullBoard,
-        Termination::MoveLimit,
-    ];
-
-    /// Short label for tables, JSON and records.
-    pub fn label(self) -> &'static str {
-        match self {
-            Termination::Five => "five",
-            Termination::Foul => "foul",
-            Termination::Time => "time forfeit",
-            Termination::Crash => "crash",
-            Termination::Malformed => "malformed reply",
-            Termination::Occupied => "occupied square",
-            Termination::OffBoard => "off-board move",
-            Termination::Memory => "memory limit",
-            Termination::StartFailure => "start failure",
-            Termination::FullBoard => "full board",
-            Termination::MoveLimit => "move limit",
-        }
-    }
-
-    /// True for the losses that leave the engine process in doubt, so it is restarted.
-    pub fn restarts_engine(self) -> bool {
-        matches!(
-            self,
-            Termination::Time
-                | Termination::Crash
-                | Termination::Malformed
-                | Termination::Memory
-                | Termination::StartFailure
-        )
-    }
-
-    /// The last line of a `.psq` record: 0 normal end, 15 timeout (as Piskvork), 16 memory,
-    /// 1 any other error.
-    pub fn psq_code(self) -> i32 {
-        match self {
-            Termination::Five | Termination::FullBoard | Termination::MoveLimit => 0,
-            Termination::Time => 15,
-            Termination::Memory => 16,
-            _ => 1,
-        }
-    }
-}
 
 /// One engine's figures in one game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -204,15 +121,6 @@ impl GameRecord {
         }
     }
 
-    /// Result code as GomocupJudge writes it: 0 draw, 1 Black wins, 2 White wins.
-    pub fn result_code(&self) -> u8 {
-        match self.winner {
-            None => 0,
-            Some(Color::Black) => 1,
-            Some(Color::White) => 2,
-        }
-    }
-
     /// `1-0`, `0-1` or `1/2-1/2` (Black first).
     pub fn result_text(&self) -> &'static str {
         match self.winner {
@@ -224,16 +132,25 @@ impl GameRecord {
 
     /// A one-line description of how the game ended.
     pub fn reason_text(&self) -> String {
-        let who = |c: Color| self.names[c.index()].as_str();
-        let base = match (self.winner, self.termination) {
-            (None, t) => format!("draw by {}", t.label()),
-            (Some(w), Termination::Five) => format!("{} wins by five", who(w)),
-            (Some(w), t) => format!("{} loses by {}", who(w.opponent()), t.label()),
-        };
-        if self.detail.is_empty() {
-            base
-        } else {
-            format!("{base}: {}", self.detail)
+        records::reason_text(&self.names, self.winner, self.termination, &self.detail)
+    }
+
+    /// The game as the record formats (`.psq`, SGF) see it.
+    pub fn to_record(&self) -> Record {
+        Record {
+            id: self.setup.id,
+            round: self.setup.round,
+            date: records::date_text(self.started),
+            width: self.width,
+            height: self.height,
+            rule: Some(self.rule),
+            names: self.names.clone(),
+            programs: self.programs.clone(),
+            moves: self.moves.clone(),
+            opening_len: self.opening_len,
+            result: Some(Outcome::from_winner(self.winner)),
+            psq_code: Some(self.termination.psq_code()),
+            reason: self.reason_text(),
         }
     }
 }

@@ -9,11 +9,13 @@
 //! - [`protocol`]: classifying engine output lines;
 //! - [`clock`]: per-move limits, tolerance, `YXSTOP` and overrun bookkeeping;
 //! - [`referee`]: the game position and verdicts, using Rensa's own rules code;
-//! - [`openings`]: opening files (offset and pos formats), order and transforms;
+//! - [`openings`]: opening files (lines in `rensa::records::openings` formats), order and
+//!   transforms;
 //! - [`game`]: playing one game in c-gomoku-cli or GomocupJudge style;
 //! - [`tournament`]: schedules, parallel workers, aggregation and the SPRT stop;
 //! - [`stats`]: Elo, LOS and SPRT arithmetic;
-//! - [`records`]: `.psq`, SGF and message logs;
+//! - [`records`]: the record files of a match: `.psq` and SGF (written by
+//!   `rensa::records`) and message logs;
 //! - [`report`]: progress, tables and the JSON summary;
 //! - [`sys`]: process-group signals and memory readings.
 

@@ -4,9 +4,9 @@
 //! of the match clock) is exercised, plus records, SPRT stop and GomocupJudge mode.
 
 use rensa::board::Color;
+use rensa::records::Termination;
 use rensa::rules::Rule;
 use rensa_bench::config::{EngineOptions, EngineSpec, DEFAULT_TOLERANCE};
-use rensa_bench::game::Termination;
 use rensa_bench::openings::{read_file, OpeningBook};
 use rensa_bench::report::{ProgressMode, Reporter};
 use rensa_bench::stats::{Sprt, SprtState};
@@ -266,7 +266,7 @@ fn records_openings_and_pairs() {
         .collect();
     assert_eq!(psq.len(), 6);
     let first = by_id[0];
-    let name = rensa_bench::records::psq_file_name(first);
+    let name = rensa::records::psq::file_name(&first.to_record());
     let text = std::fs::read_to_string(dir.join("psq").join(&name)).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "Piskvorky 15x15, 11:11, 0");

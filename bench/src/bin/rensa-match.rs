@@ -2,8 +2,9 @@
 //! engines, with openings, SPRT, Elo and game records. See `bench/README.md`.
 
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser, ValueEnum};
+use rensa::records::openings::OpeningFormat;
 use rensa_bench::config::{key_values, parse_board_size, parse_rule, seconds_to_ms, EngineOptions};
-use rensa_bench::openings::{read_file, OpeningBook, OpeningFormat};
+use rensa_bench::openings::{read_file, OpeningBook};
 use rensa_bench::report::{summary_json, summary_text, ProgressMode, Reporter};
 use rensa_bench::rng::Rng;
 use rensa_bench::stats::Sprt;
