@@ -2,14 +2,17 @@
 //! colour-swapped opening pairs, parallel workers, result collection, records, and the
 //! SPRT stop.
 
-use crate::config::{default_name, EngineSpec};
-use crate::engine::IoLog;
-use crate::game::{play_game, spawn_engine, GameRecord, GameSetup, Seats, Table};
+use crate::config::default_name;
+use crate::game::{play_game, GameRecord, GameSetup, Seats, Table};
 use crate::openings::OpeningBook;
 use crate::records::Sinks;
 use crate::report::Reporter;
 use crate::stats::{elo_pentanomial, elo_trinomial, los, EloEstimate, Sprt, SprtState, Wld};
 use rensa::board::Color;
+use rensa::client::conversation::spawn_engine;
+use rensa::client::process::IoLog;
+use rensa::client::spec::EngineSpec;
+use rensa::client::sys;
 use rensa::records::Termination;
 use rensa::rules::Rule;
 use std::collections::{BTreeMap, HashMap};
@@ -125,7 +128,7 @@ impl MatchConfig {
         if self.games == 0 || self.rounds == 0 || self.concurrency == 0 {
             return Err("--games, --rounds and --concurrency must be at least 1".into());
         }
-        if self.judge && !crate::sys::supports_judge_mode() {
+        if self.judge && !sys::supports_judge_mode() {
             return Err("--gomocupjudge needs Linux (SIGSTOP/SIGCONT and /proc)".into());
         }
         if let Some(book) = &self.openings {
