@@ -67,19 +67,6 @@ fn json_escaped(name: &str) -> String {
     name.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// The name as `.psq` file names spell it.
-fn sanitised(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect()
-}
-
 #[test]
 fn every_record_of_a_match_reads_back() {
     let dir = std::env::temp_dir().join(format!("rensa-match-records-{}", std::process::id()));
@@ -164,7 +151,7 @@ fn every_record_of_a_match_reads_back() {
         assert_eq!(s.rule, Some(Rule::Standard));
         assert_eq!(p.moves, s.moves, "{}", path.display());
         assert_eq!(p.result, s.result, "{}: {}", path.display(), s.reason);
-        assert_eq!(p.names, s.names.clone().map(|n| sanitised(&n)));
+        assert_eq!(p.names, s.names.clone().map(|n| psq::sanitize(&n)));
         assert_eq!(
             p.programs,
             ["pbrain-dummy".to_string(), "pbrain-dummy".to_string()]

@@ -42,8 +42,9 @@ pub fn file_name(r: &Record) -> String {
     )
 }
 
-/// Replace characters that are awkward in file names.
-fn sanitize(name: &str) -> String {
+/// A player name as [`file_name`] spells it: every character other than ASCII letters,
+/// digits, `-` and `.` replaced by `-`.
+pub fn sanitize(name: &str) -> String {
     name.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
