@@ -1,4 +1,4 @@
-//! SGF game records (FF[4], `GM[4]` for Gomoku) in the layout of c-gomoku-cli: a root node
+//! SGF game records (`FF[4]`, `GM[4]` for Gomoku) in the layout of c-gomoku-cli: a root node
 //! with the game number, event, date, round, rule code (`RU`), size (`SZ[15]` or
 //! `SZ[20:15]`), players, result (`RE[B+1]`, `RE[W+1]`, `RE[0]`) and termination (`TE`),
 //! then one node per stone, opening stones commented "opening move" and played moves with
