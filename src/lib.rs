@@ -3,15 +3,20 @@
 //! The library holds the engine core (board, rules, search, time management) and the
 //! Gomocup protocol layer that the `pbrain-rensa` binary runs. The core knows nothing of the
 //! protocol: `protocol` turns lines into commands and drives an [`engine::Engine`].
+//! [`records`] reads and writes game records (`.psq`, SGF, opening lines) and [`client`]
+//! hosts other Gomocup engines as processes (the conversation, clocks, forfeits), for the
+//! engine's front ends and for the match runner in `bench/`.
 
 pub mod bench;
 pub mod board;
+pub mod client;
 pub mod engine;
 pub mod opening;
 pub mod pattern;
 pub mod position;
 pub mod protocol;
 pub mod quintet;
+pub mod records;
 pub mod rules;
 pub mod search;
 pub mod shape;

@@ -6,11 +6,11 @@
 //! | layer | modules | what it is |
 //! | --- | --- | --- |
 //! | 0 | `board` | cells, line masks, Zobrist keys, geometry |
-//! | 1 | `rules`, `position`, `quintet` | wins and fouls, a game's moves, puzzle files |
+//! | 1 | `rules`, `position`, `quintet`, `records` | wins and fouls, a game's moves, puzzle files, game records |
 //! | 2 | `shape`, `pattern` | line shapes and the pattern tables |
 //! | 3 | `search`, `timeman` | the search, its board and solvers; time rules |
 //! | 4 | `engine`, `opening`, `bench` | the facade that owns the game, swap2, the bench |
-//! | 5 | `protocol` | the Gomocup protocol over the facade |
+//! | 5 | `protocol`, `client` | the Gomocup protocol over the facade; hosting other engines |
 //!
 //! `lib.rs` declares the modules and `main.rs` is the binary: both stand above all layers.
 
@@ -23,6 +23,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("rules", 1),
     ("position", 1),
     ("quintet", 1),
+    ("records", 1),
     ("shape", 2),
     ("pattern", 2),
     ("search", 3),
@@ -31,6 +32,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("opening", 4),
     ("bench", 4),
     ("protocol", 5),
+    ("client", 5),
 ];
 
 fn layer_of(module: &str) -> Option<u32> {

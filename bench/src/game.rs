@@ -1,5 +1,8 @@
 //! Playing one game between two engine processes: the command order managers really use,
-//! the clocks, the referee's verdicts and every way a game can end.
+//! the clocks, the referee's verdicts and every way a game can end. The conversation with
+//! each engine (spawning, `START`, move requests, waiting under the clock, forfeits) is
+//! [`rensa::client::conversation`]; this module keeps the processes between games, runs
+//! the move loop with the referee and fills in the game's record.
 //!
 //! Two protocol modes:
 //! - c-gomoku-cli style (default): one process per engine and worker, reused across games;
@@ -13,106 +16,23 @@
 //!   Renju games are drawn at size² − 25 stones. Lines that are not moves are ignored, as
 //!   GomocupJudge does. `END`, half a second, then a kill.
 
-use crate::clock::{Clock, MoveBudget};
-use crate::config::EngineSpec;
-use crate::engine::{Engine, IoLog, Recv};
 use crate::openings::PlacedOpening;
-use crate::protocol::{about_name, classify, Reply};
 use crate::referee::{Referee, Verdict};
 use rensa::board::{Color, Pos};
+use rensa::client::clock::Clock;
+use rensa::client::conversation::{
+    check_memory, forfeit, move_request, request_move, spawn_engine, start_game, Awaited, Forfeit,
+};
+use rensa::client::process::{EngineProcess, IoLog};
+use rensa::client::spec::EngineSpec;
+use rensa::client::sys;
+use rensa::records::{self, Outcome, Record, Termination};
 use rensa::rules::Rule;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
-
-/// How often a waiting game looks at the stop flag.
-const STOP_POLL: Duration = Duration::from_millis(100);
 /// How long GomocupJudge mode lets an engine exit after `END` before killing it.
 const JUDGE_END_GRACE: Duration = Duration::from_millis(500);
-
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Termination {
-    /// A winning line.
-    Five,
-    /// A forbidden Renju move by Black.
-    Foul,
-    /// No move within the limit plus the tolerance.
-    Time,
-    /// The engine exited or could not be written to.
-    Crash,
-    /// A reply that is not a move (or output nobody asked for).
-    Malformed,
-    /// A move on an occupied square.
-    Occupied,
-    /// A move off the board.
-    OffBoard,
-    /// Resident memory above `max_memory` (GomocupJudge mode).
-    Memory,
-    /// The engine could not be started or did not answer `START` with `OK`.
-    StartFailure,
-    /// Draw: no empty square left.
-    FullBoard,
-    /// Draw: the move limit (`--drawafter`, or size² − 25 stones in GomocupJudge Renju).
-    MoveLimit,
-}
-
-impl Termination {
-    /// All terminations, in table order.
-    pub const ALL: [Termination; 11] = [
-        Termination::Five,
-        Termination::Foul,
-        Termination::Time,
-        Termination::Crash,
-        Termination::Malformed,
-        Termination::Occupied,
-        Termination::OffBoard,
-        Termination::Memory,
-        Termination::StartFailure,
-        Termination::FullBoard,
-        Termination::MoveLimit,
-    ];
-
-    /// Short label for tables, JSON and records.
-    pub fn label(self) -> &'static str {
-        match self {
-            Termination::Five => "five",
-            Termination::Foul => "foul",
-            Termination::Time => "time forfeit",
-            Termination::Crash => "crash",
-            Termination::Malformed => "malformed reply",
-            Termination::Occupied => "occupied square",
-            Termination::OffBoard => "off-board move",
-            Termination::Memory => "memory limit",
-            Termination::StartFailure => "start failure",
-            Termination::FullBoard => "full board",
-            Termination::MoveLimit => "move limit",
-        }
-    }
-
-    /// True for the losses that leave the engine process in doubt, so it is restarted.
-    pub fn restarts_engine(self) -> bool {
-        matches!(
-            self,
-            Termination::Time
-                | Termination::Crash
-                | Termination::Malformed
-                | Termination::Memory
-                | Termination::StartFailure
-        )
-    }
-
-    /// The last line of a `.psq` record: 0 normal end, 15 timeout (as Piskvork), 16 memory,
-    /// 1 any other error.
-    pub fn psq_code(self) -> i32 {
-        match self {
-            Termination::Five | Termination::FullBoard | Termination::MoveLimit => 0,
-            Termination::Time => 15,
-            Termination::Memory => 16,
-            _ => 1,
-        }
-    }
-}
 
 /// One engine's figures in one game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -204,15 +124,6 @@ impl GameRecord {
         }
     }
 
-    /// Result code as GomocupJudge writes it: 0 draw, 1 Black wins, 2 White wins.
-    pub fn result_code(&self) -> u8 {
-        match self.winner {
-            None => 0,
-            Some(Color::Black) => 1,
-            Some(Color::White) => 2,
-        }
-    }
-
     /// `1-0`, `0-1` or `1/2-1/2` (Black first).
     pub fn result_text(&self) -> &'static str {
         match self.winner {
@@ -224,16 +135,25 @@ impl GameRecord {
 
     /// A one-line description of how the game ended.
     pub fn reason_text(&self) -> String {
-        let who = |c: Color| self.names[c.index()].as_str();
-        let base = match (self.winner, self.termination) {
-            (None, t) => format!("draw by {}", t.label()),
-            (Some(w), Termination::Five) => format!("{} wins by five", who(w)),
-            (Some(w), t) => format!("{} loses by {}", who(w.opponent()), t.label()),
-        };
-        if self.detail.is_empty() {
-            base
-        } else {
-            format!("{base}: {}", self.detail)
+        records::reason_text(&self.names, self.winner, self.termination, &self.detail)
+    }
+
+    /// The game as the record formats (`.psq`, SGF) see it.
+    pub fn to_record(&self) -> Record {
+        Record {
+            id: self.setup.id,
+            round: self.setup.round,
+            date: records::date_text(self.started),
+            width: self.width,
+            height: self.height,
+            rule: Some(self.rule),
+            names: self.names.clone(),
+            programs: self.programs.clone(),
+            moves: self.moves.clone(),
+            opening_len: self.opening_len,
+            result: Some(Outcome::from_winner(self.winner)),
+            psq_code: Some(self.termination.psq_code()),
+            reason: self.reason_text(),
         }
     }
 }
@@ -268,7 +188,7 @@ pub struct Table<'a> {
 
 /// The engine processes one worker keeps between games, indexed like `Table::engines`.
 pub struct Seats {
-    slots: Vec<Option<Engine>>,
+    slots: Vec<Option<EngineProcess>>,
 }
 
 impl Seats {
@@ -299,105 +219,6 @@ impl Seats {
     fn restart(&mut self, i: usize) {
         self.slots[i] = None;
     }
-}
-
-/// A loss decided before or during a move.
-#[derive(Clone, Debug)]
-struct Forfeit {
-    termination: Termination,
-    detail: String,
-}
-
-fn forfeit(termination: Termination, detail: impl Into<String>) -> Forfeit {
-    Forfeit {
-        termination,
-        detail: detail.into(),
-    }
-}
-
-/// The result of waiting for a move.
-enum Awaited {
-    Move { x: i64, y: i64, at: Instant },
-    Lost(Forfeit),
-    Aborted,
-}
-
-/// The `START` command for the board.
-fn start_command(width: usize, height: usize) -> String {
-    if width == height {
-        format!("START {width}")
-    } else {
-        format!("RECTSTART {width},{height}")
-    }
-}
-
-/// The `INFO` lines sent after `START`, in the order of the manager being imitated.
-pub fn info_lines(spec: &EngineSpec, rule: Rule, judge: bool) -> Vec<String> {
-    let mut v = Vec::new();
-    let turn = (spec.tc.turn_ms > 0).then(|| format!("INFO timeout_turn {}", spec.tc.turn_ms));
-    let matc = format!("INFO timeout_match {}", spec.tc.match_ms);
-    let mem = format!("INFO max_memory {}", spec.max_memory);
-    let rule_line = format!("INFO rule {}", rule.code());
-    if judge {
-        v.extend(turn);
-        v.push(matc);
-        v.push(mem);
-        v.push("INFO game_type 1".to_string());
-        v.push(rule_line);
-    } else {
-        v.push(rule_line);
-        v.extend(turn);
-        v.push(matc);
-        if let Some(d) = spec.depth {
-            v.push(format!("INFO max_depth {d}"));
-        }
-        if let Some(n) = spec.nodes {
-            v.push(format!("INFO max_node {n}"));
-        }
-        v.push(mem);
-    }
-    if let Some(t) = spec.threads {
-        v.push(format!("INFO thread_num {t}"));
-    }
-    if judge {
-        if let Some(d) = spec.depth {
-            v.push(format!("INFO max_depth {d}"));
-        }
-        if let Some(n) = spec.nodes {
-            v.push(format!("INFO max_node {n}"));
-        }
-    }
-    for (k, val) in &spec.options {
-        v.push(format!("INFO {k} {val}"));
-    }
-    v
-}
-
-/// Spawn an engine and (outside GomocupJudge mode) ask its `ABOUT`, waiting up to the
-/// tolerance for the first line that is not chatter. Returns the engine and the name
-/// from the reply, if any.
-pub fn spawn_engine(
-    spec: &EngineSpec,
-    label: &str,
-    log: Option<Arc<IoLog>>,
-    judge: bool,
-    ask_about: bool,
-) -> std::io::Result<(Engine, Option<String>)> {
-    let mut e = Engine::spawn(spec, label, log, judge)?;
-    let mut name = None;
-    if ask_about && e.send("ABOUT").is_ok() {
-        let deadline = Instant::now() + spec.tolerance;
-        // The first line that is not chatter is the answer (UNKNOWN/ERROR: no name).
-        while let Recv::Line(_, l) = e.recv(Some(deadline)) {
-            match classify(&l) {
-                r if r.is_chatter() => continue,
-                Reply::Other(text) => name = about_name(&text),
-                _ => {}
-            }
-            break;
-        }
-    }
-    Ok((e, name))
 }
 
 /// Play one game. Returns None when the stop flag ended it early (nothing is recorded).
@@ -497,62 +318,30 @@ pub fn play_game(table: &Table, setup: &GameSetup, seats: &mut Seats) -> Option<
         let color = referee.to_move();
         let side = color.index();
         let budget = clocks[side].begin_move();
-        lines.clear();
-        lines.push(format!("INFO time_left {}", budget.time_left));
-        if !first_done[side] || table.send_by_board {
-            if stones == 0 && !table.judge && !table.send_by_board {
-                lines.push("BEGIN".into());
-            } else {
-                lines.push("BOARD".into());
-                for (i, &p) in referee.moves().iter().enumerate() {
-                    let own = if (i % 2 == 0) == (color == Color::Black) {
-                        1
-                    } else {
-                        2
-                    };
-                    lines.push(format!("{},{},{own}", p.x(), p.y()));
-                }
-                lines.push("DONE".into());
-            }
-        } else {
-            let last = *referee.moves().last().expect("a previous move");
-            lines.push(format!("TURN {},{}", last.x(), last.y()));
-        }
+        move_request(
+            &mut lines,
+            budget.time_left,
+            referee.moves(),
+            color,
+            !first_done[side] || table.send_by_board,
+            !table.judge && !table.send_by_board,
+        );
         let eng = seats.slots[idx[side]].as_mut().expect("engine started");
-        let sent = match eng.send_lines(&lines) {
-            Ok(t) => t,
-            Err(e) => {
-                break (
-                    Some(color.opponent()),
-                    forfeit(
-                        Termination::Crash,
-                        format!("cannot send the move request: {e}"),
-                    ),
-                    Some(side),
-                );
-            }
-        };
-        if table.judge {
-            eng.resume();
-        }
-        let awaited = await_move(
+        let awaited = request_move(
             eng,
+            &lines,
             &budget,
-            sent,
             table.judge,
             table.stop,
             table.keep_messages.then_some((&mut rec.messages, color)),
         );
-        if table.judge {
-            eng.suspend();
-        }
-        let (x, y, at) = match awaited {
+        let (x, y, sent, at) = match awaited {
             Awaited::Aborted => {
                 seats.restart(idx[side]);
                 return None;
             }
             Awaited::Lost(f) => break (Some(color.opponent()), f, Some(side)),
-            Awaited::Move { x, y, at } => (x, y, at),
+            Awaited::Move { x, y, sent, at } => (x, y, sent, at),
         };
         rec.pickup += at.elapsed();
         let elapsed = at.saturating_duration_since(sent);
@@ -561,21 +350,10 @@ pub fn play_game(table: &Table, setup: &GameSetup, seats: &mut Seats) -> Option<
         clocks[side].end_move(&budget, elapsed);
         first_done[side] = true;
         if table.judge {
-            let eng = seats.slots[idx[side]].as_mut().expect("engine started");
-            if let Some(rss) = eng.rss_bytes() {
-                let peak = &mut rec.sides[side].peak_rss;
-                *peak = Some(peak.map_or(rss, |p| p.max(rss)));
-                let limit = specs[side].max_memory;
-                if limit > 0 && rss > limit {
-                    break (
-                        Some(color.opponent()),
-                        forfeit(
-                            Termination::Memory,
-                            format!("{} bytes resident > max_memory {limit}", rss),
-                        ),
-                        Some(side),
-                    );
-                }
+            let eng = seats.slots[idx[side]].as_ref().expect("engine started");
+            let peak = &mut rec.sides[side].peak_rss;
+            if let Err(f) = check_memory(eng, specs[side].max_memory, peak) {
+                break (Some(color.opponent()), f, Some(side));
             }
         }
         let ms = elapsed.as_millis() as u64;
@@ -644,7 +422,7 @@ fn finish(
         s.max_turn_overrun_ms = c.max_turn_overrun_ms;
         s.max_match_overrun_ms = c.max_match_overrun_ms;
         if let Some(e) = &seats.slots[idx[side]] {
-            if let Some(hwm) = crate::sys::process_peak_rss_bytes(e.pid()) {
+            if let Some(hwm) = sys::process_peak_rss_bytes(e.pid()) {
                 s.peak_rss = Some(s.peak_rss.map_or(hwm, |p| p.max(hwm)));
             }
         }
@@ -694,152 +472,15 @@ fn start_engine(
         *slot = Some(eng);
     }
     let eng = slot.as_mut().expect("just started");
-    let start = start_command(table.width, table.height);
-    let infos = info_lines(spec, table.rule, table.judge);
-    let crash = |err: std::io::Error| forfeit(Termination::Crash, format!("cannot write: {err}"));
-    if table.judge {
-        let mut all = vec![start];
-        all.extend(infos);
-        eng.send_lines(&all).map_err(crash)?;
-        eng.suspend();
-        return Ok(());
-    }
-    let sent = eng.send(&start).map_err(crash)?;
-    let deadline = sent + spec.tolerance;
-    loop {
-        match eng.recv(Some(deadline)) {
-            Recv::Timeout => {
-                return Err(forfeit(
-                    Termination::StartFailure,
-                    format!("no OK to {start} within {} ms", spec.tolerance.as_millis()),
-                ))
-            }
-            Recv::Eof(_) => {
-                return Err(forfeit(Termination::Crash, format!("exited after {start}")))
-            }
-            Recv::Line(at, line) => match classify(&line) {
-                Reply::Message(m) => {
-                    if table.keep_messages {
-                        messages.push((Color::BOTH[side], m));
-                    }
-                }
-                Reply::Debug(_) => {}
-                _ if at < sent => log::debug!("{}: stale line before START: {line}", eng.label()),
-                Reply::Ok => break,
-                Reply::Error(t) => {
-                    return Err(forfeit(
-                        Termination::StartFailure,
-                        format!("{start} refused: ERROR {t}"),
-                    ))
-                }
-                _ => {
-                    return Err(forfeit(
-                        Termination::StartFailure,
-                        format!("reply to {start} is not OK: {line:?}"),
-                    ))
-                }
-            },
-        }
-    }
-    eng.send_lines(&infos).map_err(crash)?;
-    Ok(())
-}
-
-/// Wait for the reply to a move request sent at `sent`, enforcing the deadlines.
-fn await_move(
-    eng: &mut Engine,
-    budget: &MoveBudget,
-    sent: Instant,
-    judge: bool,
-    stop: &AtomicBool,
-    mut messages: Option<(&mut Vec<(Color, String)>, Color)>,
-) -> Awaited {
-    let soft = budget.soft_at(sent);
-    let hard = budget.hard_at(sent);
-    let mut stop_sent = false;
-    loop {
-        let now = Instant::now();
-        let mut wake = now + STOP_POLL;
-        if let (Some(s), false) = (soft, stop_sent) {
-            wake = wake.min(s);
-        }
-        if let Some(h) = hard {
-            wake = wake.min(h);
-        }
-        match eng.recv(Some(wake)) {
-            Recv::Timeout => {
-                let now = Instant::now();
-                if hard.is_some_and(|h| now >= h) {
-                    return Awaited::Lost(forfeit(
-                        Termination::Time,
-                        format!(
-                            "no move within {} ms (limit {} ms + tolerance)",
-                            budget.hard.unwrap_or_default().as_millis(),
-                            budget.limit.unwrap_or_default().as_millis()
-                        ),
-                    ));
-                }
-                if !stop_sent && soft.is_some_and(|s| now >= s) {
-                    let _ = eng.send("YXSTOP");
-                    stop_sent = true;
-                }
-                if stop.load(Ordering::Relaxed) {
-                    return Awaited::Aborted;
-                }
-            }
-            Recv::Eof(_) => {
-                return Awaited::Lost(forfeit(Termination::Crash, "exited while thinking"));
-            }
-            Recv::Line(at, line) => {
-                let reply = classify(&line);
-                match reply {
-                    Reply::Message(m) => {
-                        if let Some((v, c)) = messages.as_mut() {
-                            v.push((*c, m));
-                        }
-                        continue;
-                    }
-                    Reply::Debug(_) => continue,
-                    _ => {}
-                }
-                if at < sent {
-                    if judge && !matches!(reply, Reply::Move(..)) {
-                        continue;
-                    }
-                    return Awaited::Lost(forfeit(
-                        Termination::Malformed,
-                        format!("unrequested output before the request: {line:?}"),
-                    ));
-                }
-                if hard.is_some_and(|h| at > h) {
-                    return Awaited::Lost(forfeit(
-                        Termination::Time,
-                        format!(
-                            "move after {} ms (limit {} ms + tolerance)",
-                            at.saturating_duration_since(sent).as_millis(),
-                            budget.limit.unwrap_or_default().as_millis()
-                        ),
-                    ));
-                }
-                match reply {
-                    Reply::Move(x, y) => return Awaited::Move { x, y, at },
-                    _ if judge => continue,
-                    Reply::Error(t) => {
-                        return Awaited::Lost(forfeit(
-                            Termination::Malformed,
-                            format!("ERROR instead of a move: {t}"),
-                        ))
-                    }
-                    _ => {
-                        return Awaited::Lost(forfeit(
-                            Termination::Malformed,
-                            format!("not a move: {line:?}"),
-                        ))
-                    }
-                }
-            }
-        }
-    }
+    let messages = table.keep_messages.then_some((messages, Color::BOTH[side]));
+    start_game(
+        eng,
+        spec,
+        (table.width, table.height),
+        table.rule,
+        table.judge,
+        messages,
+    )
 }
 
 fn program_name(spec: &EngineSpec) -> String {

@@ -4,31 +4,31 @@
 //! self-play SPRT tests, game records); see `bench/README.md`. The library modules are
 //! small and independent so that tests and other tools can use them directly:
 //!
-//! - [`config`]: engine specifications, time controls and option parsing;
-//! - [`engine`]: running an engine process and talking to it;
-//! - [`protocol`]: classifying engine output lines;
-//! - [`clock`]: per-move limits, tolerance, `YXSTOP` and overrun bookkeeping;
+//! - [`config`]: parsing engine options, rules and board sizes into the engine
+//!   specifications and time controls of `rensa::client::spec`;
 //! - [`referee`]: the game position and verdicts, using Rensa's own rules code;
-//! - [`openings`]: opening files (offset and pos formats), order and transforms;
-//! - [`game`]: playing one game in c-gomoku-cli or GomocupJudge style;
+//! - [`openings`]: opening files (lines in `rensa::records::openings` formats), order and
+//!   transforms;
+//! - [`game`]: playing one game in c-gomoku-cli or GomocupJudge style, talking to the
+//!   engines through `rensa::client`;
 //! - [`tournament`]: schedules, parallel workers, aggregation and the SPRT stop;
 //! - [`stats`]: Elo, LOS and SPRT arithmetic;
-//! - [`records`]: `.psq`, SGF and message logs;
-//! - [`report`]: progress, tables and the JSON summary;
-//! - [`sys`]: process-group signals and memory readings.
+//! - [`records`]: the record files of a match: `.psq` and SGF (written by
+//!   `rensa::records`) and message logs;
+//! - [`report`]: progress, tables and the JSON summary.
+//!
+//! The engine processes themselves (spawning, the Gomocup conversation, clocks, forfeits,
+//! process-group signals) are the engine library's `rensa::client`, so that the engine
+//! binary can host other engines too; the record formats are `rensa::records`.
 
-pub mod clock;
 pub mod cmdline;
 pub mod config;
-pub mod engine;
 pub mod game;
 pub mod json;
 pub mod openings;
-pub mod protocol;
 pub mod records;
 pub mod referee;
 pub mod report;
 pub mod rng;
 pub mod stats;
-pub mod sys;
 pub mod tournament;

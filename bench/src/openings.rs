@@ -1,9 +1,7 @@
 //! Opening files and the order in which openings are played.
 //!
-//! Two formats, one opening per line (Black's move first):
-//! - "offset": `dx,dy, dx,dy, ...`, offsets from the centre `(floor(w/2), floor(h/2))`, as in
-//!   Piskvork, GomocupJudge and c-gomoku-cli;
-//! - "pos": `h8i9j10`, a letter for x (from `a`) and a number for y (from 1), no separators.
+//! The lines are in the offset or pos format of [`rensa::records::openings`], one opening
+//! per line (Black's move first).
 //!
 //! Openings are placed on the match board and checked by the referee; those that do not
 //! fit (off the board, overlapping, already won, or a Renju foul) are skipped with a
@@ -11,28 +9,9 @@
 
 use crate::referee::Referee;
 use crate::rng::Rng;
+use rensa::records::openings::{detect_format, offsets_to_squares, parse_line, OpeningFormat};
 use rensa::rules::Rule;
 use std::path::Path;
-
-/// The format of an opening file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpeningFormat {
-    /// `dx,dy, dx,dy` offsets from the centre.
-    Offset,
-    /// `h8i9` letters and numbers.
-    Pos,
-}
-
-impl OpeningFormat {
-    /// Parse `offset` or `pos`.
-    pub fn parse(s: &str) -> Result<OpeningFormat, String> {
-        match s {
-            "offset" => Ok(OpeningFormat::Offset),
-            "pos" => Ok(OpeningFormat::Pos),
-            _ => Err(format!("opening type must be offset or pos, got {s:?}")),
-        }
-    }
-}
 
 /// One opening as read from a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,70 +31,8 @@ impl Opening {
     pub fn absolute(&self, width: usize, height: usize) -> Vec<(i64, i64)> {
         match self.format {
             OpeningFormat::Pos => self.moves.clone(),
-            OpeningFormat::Offset => {
-                let (cx, cy) = ((width / 2) as i64, (height / 2) as i64);
-                self.moves
-                    .iter()
-                    .map(|&(dx, dy)| (cx + dx, cy + dy))
-                    .collect()
-            }
+            OpeningFormat::Offset => offsets_to_squares(&self.moves, width, height),
         }
-    }
-}
-
-/// Parse one line in the given format. Empty lines and `#` comments give `Ok(None)`.
-pub fn parse_line(text: &str, format: OpeningFormat) -> Result<Option<Vec<(i64, i64)>>, String> {
-    let t = text.trim();
-    if t.is_empty() || t.starts_with('#') {
-        return Ok(None);
-    }
-    match format {
-        OpeningFormat::Offset => {
-            let nums: Result<Vec<i64>, _> = t
-                .split(',')
-                .map(|s| s.trim())
-                .filter(|s| !s.is_empty())
-                .map(|s| s.parse::<i64>())
-                .collect();
-            let nums = nums.map_err(|_| format!("not an offset opening: {t:?}"))?;
-            if nums.len() % 2 != 0 || nums.is_empty() {
-                return Err(format!("odd number of coordinates: {t:?}"));
-            }
-            Ok(Some(nums.chunks(2).map(|c| (c[0], c[1])).collect()))
-        }
-        OpeningFormat::Pos => {
-            let mut moves = Vec::new();
-            let bytes = t.as_bytes();
-            let mut i = 0;
-            while i < bytes.len() {
-                let c = bytes[i].to_ascii_lowercase();
-                if !c.is_ascii_lowercase() {
-                    return Err(format!("not a pos opening: {t:?}"));
-                }
-                i += 1;
-                let start = i;
-                while i < bytes.len() && bytes[i].is_ascii_digit() {
-                    i += 1;
-                }
-                let n: i64 = t[start..i]
-                    .parse()
-                    .map_err(|_| format!("missing row number in {t:?}"))?;
-                if n < 1 {
-                    return Err(format!("row numbers start at 1 in {t:?}"));
-                }
-                moves.push((i64::from(c - b'a'), n - 1));
-            }
-            Ok(Some(moves))
-        }
-    }
-}
-
-/// Guess a line's format: a comma means offset.
-pub fn detect_format(text: &str) -> OpeningFormat {
-    if text.contains(',') {
-        OpeningFormat::Offset
-    } else {
-        OpeningFormat::Pos
     }
 }
 
@@ -286,9 +203,6 @@ mod tests {
         assert_eq!(o[1].line, 4);
         assert_eq!(bad.len(), 1);
         assert_eq!(bad[0].0, 5);
-        assert!(parse_line("1,2,3", OpeningFormat::Offset).is_err());
-        assert!(parse_line("h", OpeningFormat::Pos).is_err());
-        assert!(parse_line("h0", OpeningFormat::Pos).is_err());
     }
 
     #[test]

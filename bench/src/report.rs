@@ -1,10 +1,11 @@
 //! What the runner shows: a progress line while running (redrawn in place on a terminal,
 //! plain lines otherwise), the final tables, and the JSON summary.
 
-use crate::game::{GameRecord, Termination};
+use crate::game::GameRecord;
 use crate::json::Json;
 use crate::stats::{EloEstimate, SprtState, Wld};
 use crate::tournament::{MatchConfig, Schedule, Summary};
+use rensa::records::Termination;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 

@@ -2,14 +2,18 @@
 //! colour-swapped opening pairs, parallel workers, result collection, records, and the
 //! SPRT stop.
 
-use crate::config::{default_name, EngineSpec};
-use crate::engine::IoLog;
-use crate::game::{play_game, spawn_engine, GameRecord, GameSetup, Seats, Table, Termination};
+use crate::config::default_name;
+use crate::game::{play_game, GameRecord, GameSetup, Seats, Table};
 use crate::openings::OpeningBook;
-use crate::records::{messages_text, sgf_text, AppendFile, PsqWriter};
+use crate::records::Sinks;
 use crate::report::Reporter;
 use crate::stats::{elo_pentanomial, elo_trinomial, los, EloEstimate, Sprt, SprtState, Wld};
 use rensa::board::Color;
+use rensa::client::conversation::spawn_engine;
+use rensa::client::process::IoLog;
+use rensa::client::spec::EngineSpec;
+use rensa::client::sys;
+use rensa::records::Termination;
 use rensa::rules::Rule;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -124,7 +128,7 @@ impl MatchConfig {
         if self.games == 0 || self.rounds == 0 || self.concurrency == 0 {
             return Err("--games, --rounds and --concurrency must be at least 1".into());
         }
-        if self.judge && !crate::sys::supports_judge_mode() {
+        if self.judge && !sys::supports_judge_mode() {
             return Err("--gomocupjudge needs Linux (SIGSTOP/SIGCONT and /proc)".into());
         }
         if let Some(book) = &self.openings {
@@ -464,46 +468,6 @@ impl Summary {
     }
 }
 
-/// Where finished games are written.
-struct Sinks {
-    psq: Option<PsqWriter>,
-    sgf: Option<AppendFile>,
-    msg: Option<AppendFile>,
-}
-
-impl Sinks {
-    fn open(config: &MatchConfig) -> Result<Sinks, String> {
-        let err = |p: &PathBuf, e: std::io::Error| format!("{}: {e}", p.display());
-        Ok(Sinks {
-            psq: match &config.psq_dir {
-                Some(d) => Some(PsqWriter::new(d).map_err(|e| err(d, e))?),
-                None => None,
-            },
-            sgf: match &config.sgf {
-                Some(f) => Some(AppendFile::create(f).map_err(|e| err(f, e))?),
-                None => None,
-            },
-            msg: match &config.msg {
-                Some(f) => Some(AppendFile::create(f).map_err(|e| err(f, e))?),
-                None => None,
-            },
-        })
-    }
-
-    fn write(&mut self, g: &GameRecord) -> std::io::Result<()> {
-        if let Some(p) = &self.psq {
-            p.write(g)?;
-        }
-        if let Some(s) = self.sgf.as_mut() {
-            s.append(&sgf_text(g))?;
-        }
-        if let Some(m) = self.msg.as_mut().filter(|_| !g.messages.is_empty()) {
-            m.append(&messages_text(g))?;
-        }
-        Ok(())
-    }
-}
-
 /// Run a match with engine names already resolved. Returns the summary; `reporter`
 /// shows progress and finished games.
 pub fn run(
@@ -515,7 +479,11 @@ pub fn run(
     let start = Instant::now();
     let schedule = config.schedule_games();
     let mut summary = Summary::new(config, names.clone(), schedule.len());
-    let mut sinks = Sinks::open(config)?;
+    let mut sinks = Sinks::open(
+        config.psq_dir.as_deref(),
+        config.sgf.as_deref(),
+        config.msg.as_deref(),
+    )?;
     let log = match &config.log {
         Some(p) => Some(Arc::new(
             IoLog::create(p).map_err(|e| format!("{}: {e}", p.display()))?,

@@ -4,9 +4,10 @@
 //! of the match clock) is exercised, plus records, SPRT stop and GomocupJudge mode.
 
 use rensa::board::Color;
+use rensa::client::spec::{EngineSpec, DEFAULT_TOLERANCE};
+use rensa::records::Termination;
 use rensa::rules::Rule;
-use rensa_bench::config::{EngineOptions, EngineSpec, DEFAULT_TOLERANCE};
-use rensa_bench::game::Termination;
+use rensa_bench::config::EngineOptions;
 use rensa_bench::openings::{read_file, OpeningBook};
 use rensa_bench::report::{ProgressMode, Reporter};
 use rensa_bench::stats::{Sprt, SprtState};
@@ -266,7 +267,7 @@ fn records_openings_and_pairs() {
         .collect();
     assert_eq!(psq.len(), 6);
     let first = by_id[0];
-    let name = rensa_bench::records::psq_file_name(first);
+    let name = rensa::records::psq::file_name(&first.to_record());
     let text = std::fs::read_to_string(dir.join("psq").join(&name)).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "Piskvorky 15x15, 11:11, 0");
@@ -393,9 +394,9 @@ fn gomocupjudge_mode_draws_renju_at_size_squared_minus_25() {
 #[cfg(target_os = "linux")]
 #[test]
 fn suspended_engines_are_stopped() {
-    use rensa_bench::engine::Engine;
+    use rensa::client::process::EngineProcess;
     let spec = dummy("S", "", &[]);
-    let mut e = Engine::spawn(&spec, "S", None, true).unwrap();
+    let mut e = EngineProcess::spawn(&spec, "S", None, true).unwrap();
     let state = |pid: u32| {
         let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
         let after = &stat[stat.rfind(')').unwrap() + 2..];

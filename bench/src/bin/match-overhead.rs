@@ -9,7 +9,8 @@
 //! is 1 ms or more.
 
 use clap::Parser;
-use rensa_bench::config::{EngineOptions, DEFAULT_TOLERANCE};
+use rensa::client::spec::DEFAULT_TOLERANCE;
+use rensa_bench::config::EngineOptions;
 use rensa_bench::report::{ProgressMode, Reporter};
 use rensa_bench::tournament::{run, MatchConfig};
 use std::path::PathBuf;

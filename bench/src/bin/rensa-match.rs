@@ -2,8 +2,10 @@
 //! engines, with openings, SPRT, Elo and game records. See `bench/README.md`.
 
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser, ValueEnum};
-use rensa_bench::config::{key_values, parse_board_size, parse_rule, seconds_to_ms, EngineOptions};
-use rensa_bench::openings::{read_file, OpeningBook, OpeningFormat};
+use rensa::client::spec::seconds_to_ms;
+use rensa::records::openings::OpeningFormat;
+use rensa_bench::config::{key_values, parse_board_size, parse_rule, EngineOptions};
+use rensa_bench::openings::{read_file, OpeningBook};
 use rensa_bench::report::{summary_json, summary_text, ProgressMode, Reporter};
 use rensa_bench::rng::Rng;
 use rensa_bench::stats::Sprt;
@@ -228,7 +230,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    rensa_bench::sys::install_interrupt_handler();
+    rensa::client::sys::install_interrupt_handler();
     let names = resolve_names(&config.engines);
     let mut reporter = Reporter::new(match cli.progress {
         Progress::Auto => ProgressMode::Auto,

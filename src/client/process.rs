@@ -2,8 +2,8 @@
 //! reader thread that timestamps every line it prints, writing commands, waiting for
 //! replies with deadlines, suspending and resuming it, and shutting it down.
 
-use crate::config::EngineSpec;
-use crate::sys;
+use super::spec::EngineSpec;
+use super::sys;
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -64,8 +64,8 @@ impl IoLog {
     }
 }
 
-/// A running engine.
-pub struct Engine {
+/// A running engine process.
+pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     rx: Receiver<Received>,
@@ -78,7 +78,7 @@ pub struct Engine {
     buf: String,
 }
 
-impl Engine {
+impl EngineProcess {
     /// Start the engine's program with its arguments, in its working directory and in a
     /// new process group. `label` names it in logs; `crlf` selects CR LF line endings
     /// (GomocupJudge) instead of LF (c-gomoku-cli on POSIX).
@@ -87,7 +87,7 @@ impl Engine {
         label: &str,
         log: Option<Arc<IoLog>>,
         crlf: bool,
-    ) -> io::Result<Engine> {
+    ) -> io::Result<EngineProcess> {
         let mut cmd = Command::new(&spec.program);
         cmd.args(&spec.args)
             .current_dir(&spec.workdir)
@@ -153,7 +153,7 @@ impl Engine {
                     }
                 }
             })?;
-        Ok(Engine {
+        Ok(EngineProcess {
             child,
             stdin,
             rx,
@@ -286,7 +286,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.stdin = None;
         sys::kill_group(self.pid);

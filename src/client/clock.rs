@@ -7,7 +7,7 @@
 //! is accepted and the match clock is clipped to 0; at limit + tolerance/2 the runner sends
 //! `YXSTOP` once; no move by limit + tolerance is a loss on time.
 
-use crate::config::{TimeControl, UNLIMITED_TIME_LEFT};
+use super::spec::{TimeControl, UNLIMITED_TIME_LEFT};
 use std::time::{Duration, Instant};
 
 /// One engine's clock during one game.
