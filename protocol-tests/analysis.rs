@@ -305,3 +305,124 @@ fn yxsearchdefend_answers_a_legal_move() {
     );
     e.finish();
 }
+
+/// The predicted reply: the second square of the last `MESSAGE Depth …` line's line.
+fn predicted_reply(messages: &[String]) -> Option<Mv> {
+    let line = messages
+        .iter()
+        .rev()
+        .find(|m| m.starts_with("MESSAGE Depth "))?;
+    let second = line.rsplit(" | ").next()?.split(' ').nth(1)?;
+    let x = u32::from(second.as_bytes()[0] - b'a');
+    let y: u32 = second[1..].parse().ok()?;
+    Some((x, y - 1))
+}
+
+/// `INFO pondering 1`: after answering, the engine thinks on the predicted reply. INFO and
+/// ABOUT leave it alone; a TURN with the prediction is a hit ("ponder hit" under
+/// show_detail) and any other move a miss ("ponder miss"); every answer stays a legal move.
+#[test]
+fn pondering_hits_and_misses() {
+    let _g = shared();
+    let mut e = Engine::spawn();
+    e.send_lines(&[
+        "INFO timeout_turn 400",
+        "INFO timeout_match 0",
+        "INFO show_detail 1",
+        "INFO pondering 1",
+    ]);
+    let mut b = e.start(15);
+    let mut r = think(&mut e, &mut b, (7, 7), false);
+    let (mut hits, mut misses) = (0, 0);
+    for round in 0..8 {
+        let m = e.move_of(&r);
+        b.assert_playable(m, "pondering");
+        b.place(m, OWN);
+        // Not disturbed by INFO or ABOUT.
+        e.send("INFO time_left 100000");
+        e.expect_about();
+        let predicted = predicted_reply(&r.messages).filter(|&p| b.is_empty(p));
+        let reply = match predicted {
+            Some(p) if round % 2 == 0 => p,
+            _ => b.next_empty((round, 0)),
+        };
+        r = think(&mut e, &mut b, reply, false);
+        hits += r
+            .messages
+            .iter()
+            .filter(|l| *l == "MESSAGE ponder hit")
+            .count();
+        misses += r
+            .messages
+            .iter()
+            .filter(|l| *l == "MESSAGE ponder miss")
+            .count();
+        if r.line.contains(',') && !b.is_empty(e.move_of(&r)) {
+            panic!("an occupied square after pondering: {r:?}");
+        }
+    }
+    assert!(hits >= 1, "no ponder hit in 8 rounds");
+    assert!(misses >= 1, "no ponder miss in 8 rounds");
+    e.finish();
+}
+
+/// Named levels and `INFO strength`: legal moves, quick answers at the bottom, and every
+/// level completes a five when it has a four.
+#[test]
+fn levels_play_legal_moves_and_make_their_five() {
+    let _g = shared();
+    let mut e = Engine::spawn();
+    e.send_lines(&[
+        "INFO timeout_turn 2000",
+        "INFO timeout_match 0",
+        "INFO seed 7",
+    ]);
+    for level in ["INFO level beginner", "INFO level easy", "INFO strength 60"] {
+        e.send(level);
+        let mut b = e.start(15);
+        let mut m = e.begin(&mut b);
+        for i in 0..6 {
+            let opp = b.next_empty((i * 2, 14));
+            let t = std::time::Instant::now();
+            m = e.turn(&mut b, opp);
+            if level.ends_with("beginner") {
+                // A few hundred nodes: well under the 2 s the clock allows.
+                assert!(
+                    t.elapsed() < std::time::Duration::from_millis(1500),
+                    "{level}: slow"
+                );
+            }
+        }
+        let _ = m;
+    }
+    // Own four on row 3 (x = 3..6): every level plays the five.
+    for level in ["INFO level beginner", "INFO strength 10", "INFO level max"] {
+        e.send(level);
+        let mut b = e.start(15);
+        let stones = [
+            (3, 3, 1),
+            (0, 10, 2),
+            (4, 3, 1),
+            (2, 10, 2),
+            (5, 3, 1),
+            (4, 10, 2),
+            (6, 3, 1),
+            (9, 12, 2),
+        ];
+        let m = e.board(&mut b, &stones);
+        assert!(m == (2, 3) || m == (7, 3), "{level}: no five, played {m:?}");
+    }
+    e.send("INFO level grandmaster");
+    let b = e.start(15);
+    let r = {
+        e.send("BEGIN");
+        e.expect_reply(REPLY)
+    };
+    b.assert_playable(e.move_of(&r), "after an unknown level");
+    assert!(
+        r.messages.iter().any(|m| m.contains("level")),
+        "an unknown level is reported: {:?}",
+        r.messages
+    );
+    e.finish();
+}

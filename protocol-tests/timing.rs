@@ -53,19 +53,72 @@ fn end_during_long_search_exits_quickly() {
     e.assert_no_panic();
 }
 
+/// End of input during a search: the move still comes, after at most a second of thought
+/// from the search's start (the README's end-of-input rule), then the engine exits.
 #[test]
-fn eof_during_long_search_exits_quickly() {
+fn eof_during_long_search_answers_then_exits() {
     let _g = exclusive();
     let mut e = Engine::spawn();
-    start_long_search(&mut e, Duration::from_millis(300));
+    let started = start_long_search(&mut e, Duration::from_millis(300));
     let t = e.close_stdin();
-    e.expect_exit(Duration::from_secs(10));
-    let dt = t.elapsed();
+    let mv = e.expect_move(Duration::from_secs(10));
+    // One second of thought from the BOARD, plus EXIT_BOUND for scheduling slack.
     assert!(
-        dt <= EXIT_BOUND,
-        "EOF during a search: exit after {dt:?}, spec says 500 ms\n{}",
+        started.elapsed() <= Duration::from_secs(1) + EXIT_BOUND,
+        "EOF during a search: move {mv:?} after {:?}\n{}",
+        started.elapsed(),
         e.diagnostics()
     );
+    e.expect_exit(Duration::from_secs(10));
+    assert!(t.elapsed() <= Duration::from_secs(1) + EXIT_BOUND);
+    e.assert_no_panic();
+}
+
+/// End of input right after several commands: every one is still answered (a move each,
+/// at most a second of thought apiece although timeout_turn allows 30), then the exit.
+#[test]
+fn eof_after_queued_commands_answers_them_all() {
+    let _g = exclusive();
+    let mut e = Engine::spawn();
+    e.send_lines(&[
+        "INFO timeout_turn 30000",
+        "INFO timeout_match 0",
+        "START 15",
+        "BEGIN",
+        "TURN 0,0",
+        "ABOUT",
+    ]);
+    let t = e.close_stdin();
+    e.expect_ok();
+    let first = e.expect_move(Duration::from_secs(10));
+    let second = e.expect_move(Duration::from_secs(10));
+    assert_ne!(first, second);
+    assert_ne!(second, (0, 0));
+    let about = e.expect_reply(QUICK);
+    assert!(about.line.starts_with("name="), "{:?}", about.line);
+    e.expect_exit(Duration::from_secs(10));
+    // Two moves of at most a second each, plus slack.
+    assert!(
+        t.elapsed() <= Duration::from_secs(2) + EXIT_BOUND,
+        "took {:?}",
+        t.elapsed()
+    );
+    e.assert_no_panic();
+}
+
+/// END after queued commands: the search in progress answers, the rest is dropped, and the
+/// engine exits within END's bound.
+#[test]
+fn end_after_queued_commands_answers_the_running_search_and_exits() {
+    let _g = exclusive();
+    let mut e = Engine::spawn();
+    start_long_search(&mut e, Duration::from_millis(200));
+    // Queued behind the running search: never answered.
+    e.send("TURN 0,19");
+    let t = e.send("END");
+    e.expect_move(Duration::from_secs(5));
+    e.expect_exit(Duration::from_secs(10));
+    assert!(t.elapsed() <= EXIT_BOUND, "exit after {:?}", t.elapsed());
     e.assert_no_panic();
 }
 

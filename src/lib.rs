@@ -17,6 +17,7 @@ pub mod position;
 pub mod protocol;
 pub mod quintet;
 pub mod records;
+pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod shape;

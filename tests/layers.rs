@@ -5,7 +5,7 @@
 //!
 //! | layer | modules | what it is |
 //! | --- | --- | --- |
-//! | 0 | `board` | cells, line masks, Zobrist keys, geometry |
+//! | 0 | `board`, `rng` | cells, line masks, Zobrist keys, geometry; a seeded generator |
 //! | 1 | `rules`, `position`, `quintet`, `records` | wins and fouls, a game's moves, puzzle files, game records |
 //! | 2 | `shape`, `pattern` | line shapes and the pattern tables |
 //! | 3 | `search`, `timeman` | the search, its board and solvers; time rules |
@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 /// The layer of each top-level module of the crate.
 const LAYERS: &[(&str, u32)] = &[
     ("board", 0),
+    ("rng", 0),
     ("rules", 1),
     ("position", 1),
     ("quintet", 1),

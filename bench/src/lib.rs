@@ -29,6 +29,7 @@ pub mod openings;
 pub mod records;
 pub mod referee;
 pub mod report;
-pub mod rng;
+/// The deterministic generator, shared with the engine library.
+pub use rensa::rng;
 pub mod stats;
 pub mod tournament;

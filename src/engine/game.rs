@@ -9,20 +9,25 @@
 //!   is abandoned for the instant move computed before it started);
 //! - a refused request leaves the game exactly as it was.
 
+use super::level::Level;
 use super::{Engine, RunningSearch, SearchDone};
 use crate::board::{Board, Cell, Color, Pos};
 use crate::opening::{self, Swap2Answer};
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::rules::{self, Rule};
 use crate::search::{Limits, SearchInfo};
-use crate::timeman::{Budget, TimeSettings};
+use crate::timeman::{Budget, Deadline, TimeSettings};
 use crossbeam_channel::{after, select, Receiver};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Below this budget the engine answers with its instant move without starting a search.
 pub const INSTANT_THRESHOLD: Duration = Duration::from_millis(5);
 /// How long to wait for a stopped search before playing the fallback move.
 pub const STOP_GRACE: Duration = Duration::from_millis(10);
+/// How long to wait for a stopped ponder search to hand the searcher back.
+const PONDER_STOP_WAIT: Duration = Duration::from_millis(100);
 
 /// What a stone of a whole-board description is, seen from the engine (the Gomocup
 /// `BOARD` fields 1, 2 and 3).
@@ -45,9 +50,26 @@ pub struct MoveRequest {
     search: Option<RunningSearch>,
     /// The move if no search runs (the instant move).
     ready: Option<Pos>,
+    /// The level chooses among the search's lines.
+    choose: bool,
+    /// The running search's clock, to move.
+    clock: Option<Arc<Deadline>>,
 }
 
 impl MoveRequest {
+    /// Think at most `most` from the request's arrival (less where the budget says less):
+    /// the search's clock moves at once.
+    pub fn shorten(&mut self, most: Duration) {
+        if most >= self.budget.maximum {
+            return;
+        }
+        self.budget.maximum = most;
+        self.budget.optimum = self.budget.optimum.min(most);
+        if let Some(clock) = &self.clock {
+            clock.reset(self.at, self.budget.optimum, self.budget.maximum);
+        }
+    }
+
     /// The instant by which the move must be out.
     pub fn deadline(&self) -> Instant {
         self.at + self.budget.maximum
@@ -74,6 +96,22 @@ pub enum SearchEnd {
     Abandoned,
 }
 
+/// A search on the position after the opponent's predicted reply, run while the opponent
+/// thinks: [`Game::ponder_hit`] turns it into the move's search, [`Game::ponder_miss`]
+/// stops it.
+pub struct Ponder {
+    /// The opponent's move the search assumes.
+    pub predicted: Pos,
+    request: MoveRequest,
+}
+
+impl Ponder {
+    /// The channel on which the search reports its end (it may end by itself, on a proof).
+    pub fn done(&self) -> Option<&Receiver<SearchDone>> {
+        self.request.done()
+    }
+}
+
 /// A copy of the game's state, to restore after a failure.
 #[derive(Clone, Debug)]
 pub struct Snapshot {
@@ -92,6 +130,13 @@ pub struct Game {
     notes: Vec<String>,
     /// Root moves excluded from every search until reset (Yixin-Board's `YXBLOCK`).
     blocked: Vec<Pos>,
+    /// How strongly the engine plays.
+    level: Level,
+    /// The level's choices.
+    rng: Rng,
+    /// The principal variation of the search whose move was played last (empty when the
+    /// move did not come from a search): its second move is the predicted reply.
+    last_line: Vec<Pos>,
 }
 
 impl Default for Game {
@@ -111,6 +156,9 @@ impl Game {
             our_color: Color::Black,
             notes: Vec::new(),
             blocked: Vec::new(),
+            level: Level::max(),
+            rng: Rng::new(Rng::seed_from_time()),
+            last_line: Vec::new(),
         }
     }
 
@@ -337,6 +385,21 @@ impl Game {
         Ok(())
     }
 
+    /// Play at `level` from the next move on.
+    pub fn set_level(&mut self, level: Level) {
+        self.level = level;
+    }
+
+    /// The current level.
+    pub fn level(&self) -> &Level {
+        &self.level
+    }
+
+    /// Seed the level's choices (the same seed, position and level give the same move).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+
     /// Exclude `squares` from the engine's choices in every later search, until
     /// [`Game::reset_blocks`] (squares off the board are refused, nothing changed).
     pub fn block(&mut self, squares: &[(i64, i64)]) -> Result<(), String> {
@@ -421,14 +484,14 @@ impl Game {
     }
 
     /// Start choosing the engine's move, the request having arrived `at`: the table is
-    /// sized, the rule's tables warmed, and a search started within the time budget
-    /// (none when the budget is tiny or `instant` asks for the instant move), for the
-    /// `multi_pv` best lines (1 for play) and without the blocked moves. `report`
-    /// receives the search's progress. Refused on a full board.
+    /// sized, the rule's tables warmed, and a search started within the time budget,
+    /// thinking at most `most` (None: the budget alone decides; no search when the budget
+    /// is tiny), for the `multi_pv` best lines (1 for play) and without the blocked moves.
+    /// `report` receives the search's progress. Refused on a full board.
     pub fn begin_move(
         &mut self,
         at: Instant,
-        instant: bool,
+        most: Option<Duration>,
         multi_pv: usize,
         report: Box<dyn FnMut(&SearchInfo) + Send>,
     ) -> Result<MoveRequest, String> {
@@ -440,28 +503,129 @@ impl Game {
         if self.position.empty_count() == 0 {
             return Err("the board is full".into());
         }
-        let budget = self.time.budget(self.position.empty_count());
+        let mut budget = self.time.budget(self.position.empty_count());
+        if let Some(most) = most {
+            budget.maximum = budget.maximum.min(most);
+            budget.optimum = budget.optimum.min(most);
+        }
         let options = self.engine.options().clone();
+        // Below full strength, a play request searches the level's lines within its
+        // node budget and the level chooses among them.
+        let choose = multi_pv <= 1 && !self.level.is_max();
+        let (multi_pv, level_nodes) = if choose {
+            (self.level.lines, self.level.nodes)
+        } else {
+            (multi_pv, None)
+        };
+        let max_nodes = match (options.max_nodes, level_nodes) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         let mut request = MoveRequest {
             at,
             budget,
             search: None,
             ready: None,
+            choose,
+            clock: None,
         };
-        if budget.maximum <= INSTANT_THRESHOLD || instant {
+        if budget.maximum <= INSTANT_THRESHOLD {
             request.ready = Engine::instant_move(&self.position);
         } else {
             let limits = Limits {
-                max_nodes: options.max_nodes,
+                max_nodes,
                 max_depth: options.max_depth,
                 unused_is_lost: budget.unused_is_lost,
                 multi_pv: multi_pv.max(1),
                 blocked: self.blocked.clone(),
                 ..Limits::new(at, budget.optimum, budget.maximum)
             };
+            request.clock = Some(Arc::clone(&limits.clock));
             request.search = Some(self.engine.start_search(&self.position, limits, report));
         }
         Ok(request)
+    }
+
+    /// Start pondering after the engine's move: a search, with no time limit until a hit,
+    /// on the position after the opponent's predicted reply (the last search's second
+    /// move). None when there is no prediction (the move came from a shortcut or a level's
+    /// choice, or the predicted square is not playable for the opponent).
+    pub fn begin_ponder(&mut self, report: Box<dyn FnMut(&SearchInfo) + Send>) -> Option<Ponder> {
+        let (&ours, &predicted) = (self.last_line.first()?, self.last_line.get(1)?);
+        if self.position.last_move() != Some(ours) || !self.level.is_max() {
+            return None;
+        }
+        let mut after = self.position.clone();
+        after.set_to_move(self.our_color.opponent());
+        if !after.is_legal(predicted) || after.is_winning_move(predicted) {
+            return None;
+        }
+        after.play_as(predicted, self.our_color.opponent());
+        after.set_to_move(self.our_color);
+        if after.empty_count() == 0 {
+            return None;
+        }
+        let now = Instant::now();
+        let day = Duration::from_secs(86_400);
+        let options = self.engine.options().clone();
+        let limits = Limits {
+            max_nodes: options.max_nodes,
+            max_depth: options.max_depth,
+            blocked: self.blocked.clone(),
+            pondering: true,
+            ..Limits::new(now, day, day)
+        };
+        let clock = Arc::clone(&limits.clock);
+        let search = self.engine.start_search(&after, limits, report);
+        Some(Ponder {
+            predicted,
+            request: MoveRequest {
+                at: now,
+                budget: Budget {
+                    optimum: day,
+                    maximum: day,
+                    unused_is_lost: false,
+                },
+                search: Some(search),
+                ready: None,
+                choose: false,
+                clock: Some(clock),
+            },
+        })
+    }
+
+    /// The opponent played the predicted move (the request arrived `at`): play it, and
+    /// turn the ponder search into this move's search, its budget counted from `at`.
+    pub fn ponder_hit(&mut self, ponder: Ponder, at: Instant) -> MoveRequest {
+        self.opponent_move(ponder.predicted);
+        self.position.set_to_move(self.our_color);
+        let budget = self.time.budget(self.position.empty_count());
+        let mut request = ponder.request;
+        request.at = at;
+        request.budget = budget;
+        if let Some(clock) = &request.clock {
+            clock.reset(at, budget.optimum, budget.maximum);
+        }
+        request
+    }
+
+    /// The opponent did not play the predicted move: stop the ponder search and take the
+    /// searcher back (its table keeps what it learnt). `finished` is the search's end if
+    /// it already came.
+    pub fn ponder_miss(&mut self, ponder: Ponder, finished: Option<SearchDone>) {
+        ponder.request.stop();
+        let done = finished.or_else(|| {
+            ponder
+                .request
+                .done()
+                .and_then(|d| d.recv_timeout(PONDER_STOP_WAIT).ok())
+        });
+        match done {
+            Some(done) => {
+                let _ = self.engine.finish_search(done);
+            }
+            None => log::warn!("the ponder search did not stop in time; a new searcher follows"),
+        }
     }
 
     /// Finish a move request: take the search's move (or the fallback if it failed or was
@@ -472,6 +636,7 @@ impl Game {
         request: MoveRequest,
         end: Option<SearchEnd>,
     ) -> Result<Pos, String> {
+        self.last_line.clear();
         let chosen = match (request.search, end) {
             (None, _) => request.ready,
             (Some(running), Some(SearchEnd::Done(done))) => match self.engine.finish_search(done) {
@@ -482,7 +647,14 @@ impl Game {
                                 .to_string(),
                         );
                     }
-                    Some(outcome.best)
+                    self.last_line = outcome.pv.clone();
+                    if request.choose {
+                        // Every level makes its five and blocks the opponent's.
+                        let forced = Engine::forced_move(&self.position);
+                        forced.or_else(|| self.level.choose(&outcome.lines, &mut self.rng))
+                    } else {
+                        Some(outcome.best)
+                    }
                 }
                 Err(panic) => {
                     log::error!("search panicked: {panic}");
@@ -492,6 +664,7 @@ impl Game {
             (Some(running), _) => Some(running.fallback),
         };
         let Some(chosen) = chosen else {
+            self.last_line.clear();
             return Err("no move available".into());
         };
         let chosen = self.legal_or_fallback(chosen);
@@ -522,7 +695,7 @@ impl Game {
         at: Instant,
         report: Box<dyn FnMut(&SearchInfo) + Send>,
     ) -> Result<Pos, String> {
-        let request = self.begin_move(at, false, 1, report)?;
+        let request = self.begin_move(at, None, 1, report)?;
         let end = request.done().map(|done| wait_for_search(&request, done));
         self.finish_move(request, end)
     }

@@ -4,6 +4,7 @@
 //! protocol code here.
 
 pub mod game;
+pub mod level;
 
 use crate::board::Pos;
 use crate::pattern::PatternTables;
@@ -200,21 +201,38 @@ impl Engine {
         }
     }
 
-    /// The instant move for a position (a five if there is one, else a block of the
-    /// opponent's five, else the heuristic's choice). None on a full board.
-    pub fn instant_move(position: &Position) -> Option<Pos> {
-        // One pass of the node analysis (pattern tables): tens of microseconds.
-        let me = position.to_move();
+    /// One pass of the node analysis (pattern tables) for the side to move: tens of
+    /// microseconds.
+    fn root_analysis(position: &Position) -> NodeAnalysis {
         let tables = PatternTables::new(position.rule());
         let mut board = SearchBoard::new(position.board().clone(), tables);
         let mut a = NodeAnalysis::default();
-        analyse(&mut board, me, position.rule(), &mut a);
+        analyse(&mut board, position.to_move(), position.rule(), &mut a);
+        a
+    }
+
+    /// The move the side to move must play, if any: its own five, else a (legal) block
+    /// of the opponent's five.
+    fn forced_in(a: &NodeAnalysis) -> Option<Pos> {
         if let Some(five) = a.my_five {
             return Some(five);
         }
         let legal = |p: &Pos| a.moves.iter().any(|m| m.pos == *p && m.score != i32::MIN);
-        if let Some(block) = a.their_fives.iter().find(|p| legal(p)) {
-            return Some(*block);
+        a.their_fives.iter().copied().find(|p| legal(p))
+    }
+
+    /// The move the side to move must play, if any: a five of its own, else the block of
+    /// the opponent's five.
+    pub fn forced_move(position: &Position) -> Option<Pos> {
+        Self::forced_in(&Self::root_analysis(position))
+    }
+
+    /// The instant move for a position (a five if there is one, else a block of the
+    /// opponent's five, else the heuristic's choice). None on a full board.
+    pub fn instant_move(position: &Position) -> Option<Pos> {
+        let a = Self::root_analysis(position);
+        if let Some(forced) = Self::forced_in(&a) {
+            return Some(forced);
         }
         if let Some(best) = a
             .moves

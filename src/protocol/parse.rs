@@ -81,6 +81,12 @@ pub enum Info {
     CautionFactor(i64),
     /// `time_increment` in ms (Yixin extension).
     TimeIncrement(i64),
+    /// `strength` 0..100 (Rapfi's key; 100 = full strength).
+    Strength(i64),
+    /// `level NAME`: a named playing level (beginner, easy, medium, hard, max).
+    Level(String),
+    /// `seed N`: seed for the level's choices.
+    Seed(i64),
     /// A known key whose value did not parse: (key, raw value). The session reports it in a MESSAGE later.
     /// `key` is lower-cased; `value` is the trimmed raw value (empty when missing).
     BadValue {
@@ -561,6 +567,14 @@ fn parse_info(rest: &str) -> Command {
         "show_detail" => Info::ShowDetail,
         "caution_factor" => Info::CautionFactor,
         "time_increment" => Info::TimeIncrement,
+        "strength" => Info::Strength,
+        "seed" => Info::Seed,
+        "level" => {
+            if value.is_empty() {
+                return bad_value(key, value);
+            }
+            return Command::Info(Info::Level(value.to_owned()));
+        }
         "folder" => {
             if value.is_empty() {
                 return bad_value(key, value);

@@ -8,7 +8,10 @@
 use super::io::{Input, Output};
 use super::output;
 use super::parse::{BoardStone, Command, CommandParser, Info, WireCoord};
-use crate::engine::game::{Field, Game, MoveRequest, SearchEnd, STOP_GRACE};
+use crate::board::{Cell, Pos};
+use crate::engine::game::{Field, Game, MoveRequest, Ponder, SearchEnd, STOP_GRACE};
+use crate::engine::level::Level;
+use crate::engine::SearchDone;
 use crate::engine::{MAX_HASH_LOG2_KIB, MAX_THREADS};
 use crate::opening::Swap2Answer;
 use crate::rules::Rule;
@@ -17,7 +20,11 @@ use crossbeam_channel::{after, never, select, Receiver};
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+/// Most thought per move once the input has ended: the commands read before it are still
+/// answered, each within this (or less where the limits say less), then the engine exits.
+const AFTER_EOF_THOUGHT: Duration = Duration::from_secs(1);
+
 /// Longest text echoed back in `UNKNOWN` / `ERROR` replies.
 const MAX_ECHO_CHARS: usize = 80;
 
@@ -49,14 +56,45 @@ pub struct Session {
     show_detail: u8,
     /// Commands that arrived while thinking, handled after the move.
     queued: VecDeque<(Command, Instant)>,
-    /// The input has ended: finish what was queued with instant moves, then exit.
+    /// The input has ended: finish what was queued (at most [`AFTER_EOF_THOUGHT`] a move),
+    /// then exit.
     input_closed: bool,
+    /// `INFO pondering`: think on the predicted reply after answering.
+    ponder_enabled: bool,
+    /// The ponder search, while one runs.
+    pondering: Option<Pondering>,
 }
 
 /// What to do after a command.
 enum Flow {
     Continue,
     Exit(Exit),
+}
+
+/// Whether a search's reports reach the output.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reports {
+    /// Pondering: nothing is printed until a hit.
+    Silent,
+    /// The move's search: reports are printed.
+    Live,
+    /// The move is out: nothing more.
+    Closed,
+}
+
+/// A search on the predicted position while the opponent thinks, with what the session
+/// holds back until it knows whether the opponent played the prediction.
+struct Pondering {
+    ponder: Ponder,
+    reports: Arc<Mutex<Reports>>,
+    /// The ponder search already ended by itself (a proof): its result.
+    finished: Option<SearchDone>,
+    /// A START (same size) or RESTART arrived: applied only on a miss, since a manager
+    /// that restarts and sends the predicted position whole (Yixin-Board) still hits.
+    restart: bool,
+    /// A YXHASHCLEAR arrived: applied only on a miss (on a hit the table's knowledge is
+    /// about the very position the manager sent).
+    hash_clear: bool,
 }
 
 impl Session {
@@ -69,6 +107,8 @@ impl Session {
             show_detail: 0,
             queued: VecDeque::new(),
             input_closed: false,
+            ponder_enabled: false,
+            pondering: None,
         }
     }
 
@@ -81,14 +121,44 @@ impl Session {
                 }
             }
             if self.input_closed {
+                self.stop_pondering();
                 return Exit::Eof;
             }
-            let (line, at) = match input.recv() {
+            let received = match self.pondering.as_mut() {
+                Some(p) => match p.ponder.done() {
+                    Some(done) if p.finished.is_none() => select! {
+                        recv(input) -> msg => msg,
+                        recv(done) -> d => {
+                            // The ponder search ended by itself: keep its result.
+                            p.finished = d.ok();
+                            continue;
+                        }
+                    },
+                    _ => input.recv(),
+                },
+                None => input.recv(),
+            };
+            let (line, at) = match received {
                 Ok(Input::Line(line, at)) => (line, at),
-                Ok(Input::Eof) | Err(_) => return Exit::Eof,
+                Ok(Input::Eof) | Err(_) => {
+                    self.stop_pondering();
+                    return Exit::Eof;
+                }
             };
             let Some(command) = self.parser.feed(&line) else {
                 continue;
+            };
+            let command = match self.pondering.is_some() {
+                true => match self.while_pondering(command, at, input) {
+                    Ok(flow) => {
+                        if let Flow::Exit(e) = flow {
+                            return e;
+                        }
+                        continue;
+                    }
+                    Err(command) => command,
+                },
+                false => command,
             };
             if let Flow::Exit(e) = self.handle_guarded(command, at, input) {
                 return e;
@@ -238,7 +308,8 @@ impl Session {
                 self.game.engine_mut().options_mut().max_memory = Some(v as u64)
             }
             Info::GameType(_) | Info::Folder(_) | Info::Evaluate(_) => {}
-            Info::Pondering(_) | Info::CautionFactor(_) | Info::TimeIncrement(_) => {}
+            Info::Pondering(v) => self.ponder_enabled = v != 0,
+            Info::CautionFactor(_) | Info::TimeIncrement(_) => {}
             Info::Rule(v) => match Rule::from_code(v) {
                 Some((rule, note)) => {
                     self.game.set_rule(rule);
@@ -267,6 +338,12 @@ impl Session {
                 self.game.engine_mut().options_mut().max_nodes = (v > 0).then_some(v as u64)
             }
             Info::ShowDetail(v) => self.show_detail = v.clamp(0, 3) as u8,
+            Info::Strength(v) => self.game.set_level(Level::from_strength(v)),
+            Info::Level(name) => match Level::named(&name) {
+                Some(level) => self.game.set_level(level),
+                None => self.bad_info("level", &name),
+            },
+            Info::Seed(v) => self.game.set_seed(v as u64),
             Info::TimeoutTurn(v) => self.bad_info("timeout_turn", &v.to_string()),
             Info::TimeoutMatch(v) => self.bad_info("timeout_match", &v.to_string()),
             Info::MaxMemory(v) => self.bad_info("max_memory", &v.to_string()),
@@ -306,9 +383,10 @@ impl Session {
     /// Choose and play a move for the engine after a search of the `lines` best moves
     /// (`YXNBEST`, `YXSEARCHDEFEND`; 1 for play), answering `x,y`.
     fn think_lines(&mut self, at: Instant, input: &Receiver<Input>, lines: usize) -> Flow {
-        let live = Arc::new(Mutex::new(true));
-        let report = self.reporter(Arc::clone(&live), lines > 1);
-        let request = self.game.begin_move(at, self.input_closed, lines, report);
+        let reports = Arc::new(Mutex::new(Reports::Live));
+        let report = self.reporter(Arc::clone(&reports), lines > 1);
+        let most = self.input_closed.then_some(AFTER_EOF_THOUGHT);
+        let request = self.game.begin_move(at, most, lines, report);
         self.flush_messages();
         let request = match request {
             Ok(r) => r,
@@ -317,9 +395,25 @@ impl Session {
                 return Flow::Continue;
             }
         };
-        let (end, flow) = self.wait_for_search(&request, input);
-        if let Ok(mut live) = live.lock() {
-            *live = false;
+        self.answer(request, None, reports, input, lines == 1)
+    }
+
+    /// Wait for a move's search (unless `finished` already holds its end), play and print
+    /// the move, and start pondering if asked (`may_ponder`: a play request).
+    fn answer(
+        &mut self,
+        mut request: MoveRequest,
+        finished: Option<SearchDone>,
+        reports: Arc<Mutex<Reports>>,
+        input: &Receiver<Input>,
+        may_ponder: bool,
+    ) -> Flow {
+        let (end, flow) = match finished {
+            Some(done) => (Some(SearchEnd::Done(done)), Flow::Continue),
+            None => self.wait_for_search(&mut request, input),
+        };
+        if let Ok(mut r) = reports.lock() {
+            *r = Reports::Closed;
         }
         // With END mid-search `flow` says exit: the move found by then is still answered.
         let chosen = self.game.finish_move(request, end);
@@ -328,7 +422,133 @@ impl Session {
             Ok(chosen) => self.out.line(chosen.to_string()),
             Err(e) => self.out.line(format!("ERROR {e}")),
         }
+        if may_ponder && self.ponder_enabled && !self.input_closed && matches!(flow, Flow::Continue)
+        {
+            self.start_pondering();
+        }
         flow
+    }
+
+    /// Start a ponder search on the predicted reply, if there is one.
+    fn start_pondering(&mut self) {
+        let reports = Arc::new(Mutex::new(Reports::Silent));
+        let report = self.reporter(Arc::clone(&reports), false);
+        if let Some(ponder) = self.game.begin_ponder(report) {
+            log::debug!("pondering on {}", ponder.predicted);
+            self.pondering = Some(Pondering {
+                ponder,
+                reports,
+                finished: None,
+                restart: false,
+                hash_clear: false,
+            });
+        }
+    }
+
+    /// Stop pondering (a miss): the search stops, the held-back commands apply.
+    fn stop_pondering(&mut self) {
+        let Some(p) = self.pondering.take() else {
+            return;
+        };
+        if let Ok(mut r) = p.reports.lock() {
+            *r = Reports::Closed;
+        }
+        self.game.ponder_miss(p.ponder, p.finished);
+        if self.show_detail != 0 {
+            self.out.message("ponder miss");
+        }
+        if p.restart {
+            self.game.restart();
+        }
+        if p.hash_clear {
+            self.game.engine_mut().clear_hash();
+        }
+    }
+
+    /// A command that arrives while pondering. INFO, ABOUT and YXSHOWINFO leave the ponder
+    /// search alone; a START of the same size, RESTART and YXHASHCLEAR are held back; a
+    /// TURN with the predicted move, or a BOARD with the predicted position, is a hit and
+    /// is answered here. Anything else is a miss: the search stops and the command is
+    /// returned (`Err`) to be handled as usual.
+    fn while_pondering(
+        &mut self,
+        command: Command,
+        at: Instant,
+        input: &Receiver<Input>,
+    ) -> Result<Flow, Command> {
+        let Some(p) = self.pondering.as_mut() else {
+            return Err(command);
+        };
+        let predicted = p.ponder.predicted;
+        let b = self.game.position().board();
+        let same_size = |w: i64, h: i64| w == b.width() as i64 && h == b.height() as i64;
+        let hit = match &command {
+            Command::Info(_) | Command::About | Command::YxShowInfo => {
+                return Ok(self.handle(command, at, input));
+            }
+            Command::Start { width, height } if same_size(*width, *height) => {
+                p.restart = true;
+                self.out.line("OK");
+                return Ok(Flow::Continue);
+            }
+            Command::Restart => {
+                p.restart = true;
+                self.out.line("OK");
+                return Ok(Flow::Continue);
+            }
+            Command::YxHashClear => {
+                p.hash_clear = true;
+                return Ok(Flow::Continue);
+            }
+            Command::Turn(c) => {
+                !p.restart && (c.x, c.y) == (predicted.x() as i64, predicted.y() as i64)
+            }
+            Command::Board {
+                stones,
+                think: true,
+            } => self.is_predicted_board(stones, predicted),
+            _ => false,
+        };
+        if !hit {
+            let quiet = matches!(command, Command::Stop);
+            self.stop_pondering();
+            return if quiet {
+                Ok(Flow::Continue)
+            } else {
+                Err(command)
+            };
+        }
+        let p = self.pondering.take().expect("pondering");
+        if self.show_detail != 0 {
+            self.out.message("ponder hit");
+        }
+        if let Ok(mut r) = p.reports.lock() {
+            *r = Reports::Live;
+        }
+        let request = self.game.ponder_hit(p.ponder, at);
+        Ok(self.answer(request, p.finished, p.reports, input, true))
+    }
+
+    /// True when a BOARD block describes the current position plus the opponent's
+    /// `predicted` move, stone for stone (the order aside).
+    fn is_predicted_board(&self, stones: &[BoardStone], predicted: Pos) -> bool {
+        let position = self.game.position();
+        let b = position.board();
+        let us = self.game.our_color();
+        let mut expected: Vec<(i64, i64, u8)> = b
+            .positions()
+            .filter_map(|p| match b.cell(p) {
+                Cell::Stone(c) => Some((p.x() as i64, p.y() as i64, if c == us { 1 } else { 2 })),
+                Cell::Blocked => Some((p.x() as i64, p.y() as i64, 3)),
+                Cell::Empty => None,
+            })
+            .collect();
+        expected.push((predicted.x() as i64, predicted.y() as i64, 2));
+        let mut given: Vec<(i64, i64, u8)> =
+            stones.iter().map(|s| (s.at.x, s.at.y, s.field)).collect();
+        expected.sort_unstable();
+        given.sort_unstable();
+        expected == given
     }
 
     /// A progress callback: with `show_detail`, one `MESSAGE` line per iteration in
@@ -337,15 +557,19 @@ impl Session {
     /// with `show_detail` 2 or 3, else one `MESSAGE (i) eval | depth-seldepth | line` each.
     /// Reports stop once `live` is cleared (under its lock), so that nothing is printed
     /// after the move, even by a search abandoned at its deadline.
-    fn reporter(&self, live: Arc<Mutex<bool>>, multi: bool) -> Box<dyn FnMut(&SearchInfo) + Send> {
+    fn reporter(
+        &self,
+        reports: Arc<Mutex<Reports>>,
+        multi: bool,
+    ) -> Box<dyn FnMut(&SearchInfo) + Send> {
         let detail = self.show_detail;
         if detail == 0 && !multi {
             return Box::new(|_| {});
         }
         let out = self.out.clone();
         Box::new(move |info: &SearchInfo| {
-            let Ok(live) = live.lock() else { return };
-            if !*live {
+            let Ok(state) = reports.lock() else { return };
+            if *state != Reports::Live {
                 return;
             }
             if detail != 0 && info.pv_index == 0 {
@@ -367,18 +591,17 @@ impl Session {
     /// hard deadline even if the search does not stop by itself.
     fn wait_for_search(
         &mut self,
-        request: &MoveRequest,
+        request: &mut MoveRequest,
         input: &Receiver<Input>,
     ) -> (Option<SearchEnd>, Flow) {
         let mut flow = Flow::Continue;
-        let Some(done) = request.done() else {
+        let Some(done) = request.done().cloned() else {
             return (None, flow);
         };
-        let deadline = request.deadline();
         let mut stop_deadline: Option<Instant> = None;
         loop {
             let now = Instant::now();
-            let wake = stop_deadline.unwrap_or(deadline);
+            let wake = stop_deadline.unwrap_or(request.deadline());
             let timer = after(wake.saturating_duration_since(now));
             let input = if self.input_closed {
                 never()
@@ -414,10 +637,11 @@ impl Session {
                             }
                         }
                         Ok(Input::Eof) | Err(_) => {
-                            // Nobody will send more: answer now, finish the queue, exit.
+                            // Nobody will send more: this move gets at most a second of
+                            // thought from its start, then the queue is answered the
+                            // same way, then the engine exits.
                             self.input_closed = true;
-                            request.stop();
-                            stop_deadline.get_or_insert(Instant::now() + STOP_GRACE);
+                            request.shorten(AFTER_EOF_THOUGHT);
                         }
                     }
                 }

@@ -195,6 +195,8 @@ pub(super) fn iterate_multi_pv(
         }
         w.root_moves
             .set_best(found[0].score, depth as u32, &found[0].pv);
+        w.root_moves
+            .set_lines(found.iter().map(|l| (l.pv[0], l.score)).collect());
         let nodes = shared.nodes.load(Ordering::Relaxed);
         for (i, line) in found.iter().enumerate() {
             report(&SearchInfo {

@@ -176,6 +176,7 @@ impl Searcher for HeuristicSearcher {
             nodes,
             pv: vec![best.pos],
             blocks_ignored: false,
+            lines: vec![(best.pos, score)],
         }
     }
 }

@@ -68,6 +68,10 @@ pub struct Limits {
     /// Root moves not to play or search (Yixin-Board's `YXBLOCK`), unless they are all
     /// the root moves there are (the outcome then says the block was ignored).
     pub blocked: Vec<Pos>,
+    /// A ponder search: the clock is unbounded until a ponder hit moves it, so the root
+    /// threat solvers, which plan by the clock at the start, are left out (the threat
+    /// thread and the main search's leaf VCF still look for wins).
+    pub pondering: bool,
 }
 
 impl Limits {
@@ -81,6 +85,7 @@ impl Limits {
             stretch_optimum: false,
             multi_pv: 1,
             blocked: Vec::new(),
+            pondering: false,
         }
     }
 
@@ -153,6 +158,9 @@ pub struct SearchOutcome {
     pub pv: Vec<Pos>,
     /// Every allowed root move was blocked, so the block was ignored.
     pub blocks_ignored: bool,
+    /// The last completed iteration's lines as (first move, score), best first: the
+    /// multi-PV lines, or just the best move.
+    pub lines: Vec<(Pos, i32)>,
 }
 
 /// A move-choosing algorithm.

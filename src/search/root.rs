@@ -69,6 +69,8 @@ pub struct RootMoves {
     best_score: i32,
     /// The principal variation the best move was chosen with.
     best_pv: Vec<Pos>,
+    /// The last multi-PV iteration's lines (first move, score), best first.
+    lines: Vec<(Pos, i32)>,
 }
 
 impl RootMoves {
@@ -162,6 +164,11 @@ impl RootMoves {
         }
     }
 
+    /// The lines of a completed multi-PV iteration, best first.
+    pub fn set_lines(&mut self, lines: Vec<(Pos, i32)>) {
+        self.lines = lines;
+    }
+
     /// Mark `pos` as refuted: the opponent has a VCT after it.
     pub fn refute(&mut self, pos: Pos) {
         let i = self.index_or_insert(pos);
@@ -194,6 +201,11 @@ impl RootMoves {
             nodes,
             pv: self.best_pv.clone(),
             blocks_ignored: false,
+            lines: if self.lines.first().is_some_and(|l| l.0 == best.pos) {
+                self.lines.clone()
+            } else {
+                vec![(best.pos, self.best_score)]
+            },
         })
     }
 }

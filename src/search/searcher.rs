@@ -252,7 +252,7 @@ impl Searcher for AlphaBetaSearcher {
             long_vct_ran_out: false,
             nodes: 0,
         };
-        if analysis.their_fives.is_empty() && solvers {
+        if analysis.their_fives.is_empty() && solvers && !limits.pondering {
             threats = self.root_threats(position, limits, stop, !threat_thread);
             if let Some(line) = threats.win.as_ref().filter(|l| allowed(&l[0])) {
                 root.set_won(WIN - line.len() as i32, line.len() as u32, line);
@@ -318,6 +318,7 @@ impl Searcher for AlphaBetaSearcher {
                 nodes,
                 pv: vec![fallback],
                 blocks_ignored: false,
+                lines: vec![(fallback, 0)],
             }
         });
         with_blocks(outcome)

@@ -1,7 +1,8 @@
 //! A small deterministic random number generator (SplitMix64).
 //!
-//! The runner needs reproducible opening orders and the test engines need reproducible
-//! move choices; neither needs cryptographic quality, so a dependency is not worth it.
+//! The engine's levels choose among good moves with reproducible randomness (`INFO seed`),
+//! the match runner needs reproducible opening orders and the test engines reproducible
+//! move choices; none needs cryptographic quality, so a dependency is not worth it.
 
 /// SplitMix64 generator (Steele, Lea and Flood 2014). Passes BigCrush; 64 bits of state.
 #[derive(Clone, Debug)]
@@ -36,6 +37,11 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         debug_assert!(n > 0);
         ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+
+    /// A uniform float in `[0, 1)` (53 random bits).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// Shuffle a slice in place (Fisher-Yates).
