@@ -38,6 +38,14 @@ fn is_depth_line(text: &str, b: &Board) -> bool {
     depth_ok && eval_ok && time_ok && line_ok
 }
 
+/// A new engine with `settings` sent, on a fresh 15x15 game.
+fn session(settings: &[&str]) -> (Engine, Board) {
+    let mut e = Engine::spawn();
+    e.send_lines(settings);
+    let b = e.start(15);
+    (e, b)
+}
+
 fn think(e: &mut Engine, b: &mut Board, opp: Mv, yixin: bool) -> Reply {
     b.place(opp, OPP);
     e.send(&format!("TURN {},{}", opp.0, opp.1));
@@ -52,9 +60,7 @@ fn think(e: &mut Engine, b: &mut Board, opp: Mv, yixin: bool) -> Reply {
 #[test]
 fn show_detail_1_prints_rapfi_depth_lines_and_no_info() {
     let _g = shared();
-    let mut e = Engine::spawn();
-    e.send_lines(&["INFO timeout_turn 400", "INFO timeout_match 0"]);
-    let mut b = e.start(15);
+    let (mut e, mut b) = session(&["INFO timeout_turn 400", "INFO timeout_match 0"]);
     let r = think(&mut e, &mut b, (7, 7), false);
     let m = e.move_of(&r);
     assert!(
@@ -87,13 +93,11 @@ fn show_detail_1_prints_rapfi_depth_lines_and_no_info() {
 #[test]
 fn show_detail_2_prints_framed_pv_blocks() {
     let _g = shared();
-    let mut e = Engine::spawn();
-    e.send_lines(&[
+    let (mut e, mut b) = session(&[
         "INFO timeout_turn 400",
         "INFO timeout_match 0",
         "INFO show_detail 2",
     ]);
-    let mut b = e.start(15);
     let r = think(&mut e, &mut b, (7, 7), true);
     let info: Vec<&str> = r
         .messages
@@ -172,9 +176,7 @@ fn last_lines(messages: &[String]) -> Vec<(usize, Mv)> {
 #[test]
 fn yxnbest_reports_n_lines_and_plays_the_best() {
     let _g = shared();
-    let mut e = Engine::spawn();
-    e.send_lines(&["INFO timeout_turn 500", "INFO timeout_match 0"]);
-    let mut b = e.start(15);
+    let (mut e, mut b) = session(&["INFO timeout_turn 500", "INFO timeout_match 0"]);
     e.send_board_block("YXBOARD", &mut b, &THREE);
     e.expect_silence(SILENCE);
     e.send("YXNBEST 3");
@@ -201,13 +203,11 @@ fn yxnbest_reports_n_lines_and_plays_the_best() {
 #[test]
 fn yxnbest_with_show_detail_2_prints_a_block_per_line() {
     let _g = shared();
-    let mut e = Engine::spawn();
-    e.send_lines(&[
+    let (mut e, mut b) = session(&[
         "INFO timeout_turn 400",
         "INFO timeout_match 0",
         "INFO show_detail 2",
     ]);
-    let mut b = e.start(15);
     e.send_board_block("YXBOARD", &mut b, &THREE);
     e.expect_silence(SILENCE);
     e.send("YXNBEST 2");
@@ -230,9 +230,7 @@ fn yxnbest_with_show_detail_2_prints_a_block_per_line() {
 #[test]
 fn yxblock_keeps_moves_out_until_undone() {
     let _g = shared();
-    let mut e = Engine::spawn();
-    e.send_lines(&["INFO timeout_turn 300", "INFO timeout_match 0"]);
-    let mut b = e.start(15);
+    let (mut e, mut b) = session(&["INFO timeout_turn 300", "INFO timeout_match 0"]);
     let stones: Vec<(u32, u32, u8)> = THREE.to_vec();
     let first = e.board(&mut b, &stones);
     e.send_lines(&["YXBLOCK", &format!("{},{}", first.0, first.1), "DONE"]);
@@ -290,9 +288,7 @@ fn yxblock_keeps_moves_out_until_undone() {
 #[test]
 fn yxsearchdefend_answers_a_legal_move() {
     let _g = shared();
-    let mut e = Engine::spawn();
-    e.send_lines(&["INFO timeout_turn 400", "INFO timeout_match 0"]);
-    let mut b = e.start(15);
+    let (mut e, mut b) = session(&["INFO timeout_turn 400", "INFO timeout_match 0"]);
     e.send_board_block("YXBOARD", &mut b, &THREE);
     e.expect_silence(SILENCE);
     e.send("YXSEARCHDEFEND");
@@ -324,14 +320,12 @@ fn predicted_reply(messages: &[String]) -> Option<Mv> {
 #[test]
 fn pondering_hits_and_misses() {
     let _g = shared();
-    let mut e = Engine::spawn();
-    e.send_lines(&[
+    let (mut e, mut b) = session(&[
         "INFO timeout_turn 400",
         "INFO timeout_match 0",
         "INFO show_detail 1",
         "INFO pondering 1",
     ]);
-    let mut b = e.start(15);
     let mut r = think(&mut e, &mut b, (7, 7), false);
     let (mut hits, mut misses) = (0, 0);
     for round in 0..8 {

@@ -26,6 +26,19 @@ impl Position {
         })
     }
 
+    /// A position from a board diagram (see `Board::from_ascii`: `X` Black, `O` White,
+    /// `.` empty), with the side to move and the rule; the stones count as played row by
+    /// row. For tests and tools.
+    pub fn from_ascii(diagram: &str, to_move: Color, rule: Rule) -> Result<Position, String> {
+        let b = Board::from_ascii(diagram)?;
+        let stones: Vec<(Pos, Cell)> = b
+            .positions()
+            .filter(|&p| b.cell(p) != Cell::Empty)
+            .map(|p| (p, b.cell(p)))
+            .collect();
+        Position::from_stones(b.width(), b.height(), rule, &stones, to_move).map_err(|e| e.0)
+    }
+
     /// Build a position from stones given in order and the side to move. Stones must lie on
     /// empty, on-board squares (callers validate first).
     pub fn from_stones(

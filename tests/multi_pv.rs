@@ -5,7 +5,7 @@
 //! is printed (`cargo test --release --test multi_pv -- --nocapture`).
 
 use rensa::bench::{position_of, POSITIONS};
-use rensa::board::{Board, Cell, Color, Pos};
+use rensa::board::{Color, Pos};
 use rensa::position::Position;
 use rensa::rules::Rule;
 use rensa::search::tt::TranspositionTable;
@@ -69,13 +69,7 @@ fn check_lines(position: &Position, lines: &[(i32, Vec<Pos>)], what: &str) {
 }
 
 fn from_diagram(diagram: &str, to_move: Color, rule: Rule) -> Position {
-    let b = Board::from_ascii(diagram).unwrap();
-    let stones: Vec<(Pos, Cell)> = b
-        .positions()
-        .filter(|&p| b.cell(p) != Cell::Empty)
-        .map(|p| (p, b.cell(p)))
-        .collect();
-    Position::from_stones(b.width(), b.height(), rule, &stones, to_move).unwrap()
+    Position::from_ascii(diagram, to_move, rule).unwrap()
 }
 
 #[test]

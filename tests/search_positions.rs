@@ -27,13 +27,7 @@ fn p(x: usize, y: usize) -> Pos {
 
 /// A position from a diagram, with the given side to move and rule.
 fn position(diagram: &str, to_move: Color, rule: Rule) -> Position {
-    let b = Board::from_ascii(diagram).expect("diagram parses");
-    let stones: Vec<(Pos, Cell)> = b
-        .positions()
-        .filter(|&q| b.cell(q) != Cell::Empty)
-        .map(|q| (q, b.cell(q)))
-        .collect();
-    Position::from_stones(b.width(), b.height(), rule, &stones, to_move).expect("valid size")
+    Position::from_ascii(diagram, to_move, rule).expect("diagram parses")
 }
 
 /// The board as text with the square `mark` shown as `*`, for failure messages.

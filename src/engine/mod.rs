@@ -317,14 +317,7 @@ mod tests {
     }
 
     fn position(diagram: &str, to_move: crate::board::Color, rule: crate::rules::Rule) -> Position {
-        use crate::board::{Board, Cell};
-        let b = Board::from_ascii(diagram).unwrap();
-        let stones: Vec<(Pos, Cell)> = b
-            .positions()
-            .filter(|&p| b.cell(p) != Cell::Empty)
-            .map(|p| (p, b.cell(p)))
-            .collect();
-        Position::from_stones(b.width(), b.height(), rule, &stones, to_move).unwrap()
+        Position::from_ascii(diagram, to_move, rule).unwrap()
     }
 
     #[test]

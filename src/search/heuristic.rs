@@ -184,16 +184,9 @@ impl Searcher for HeuristicSearcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, Cell};
 
     fn position(diagram: &str, to_move: Color, rule: Rule) -> Position {
-        let b = Board::from_ascii(diagram).unwrap();
-        let stones: Vec<(Pos, Cell)> = b
-            .positions()
-            .filter(|&p| b.cell(p) != Cell::Empty)
-            .map(|p| (p, b.cell(p)))
-            .collect();
-        Position::from_stones(b.width(), b.height(), rule, &stones, to_move).unwrap()
+        Position::from_ascii(diagram, to_move, rule).unwrap()
     }
 
     fn best(diagram: &str, to_move: Color, rule: Rule) -> (usize, usize) {
