@@ -420,3 +420,40 @@ fn levels_play_legal_moves_and_make_their_five() {
     );
     e.finish();
 }
+
+/// `show_detail 1` (or 3): Yixin-Board's realtime lines during a long enough search, each
+/// well-formed, with squares that are empty; none with `show_detail 2`.
+#[test]
+fn realtime_lines_with_show_detail_1_only() {
+    let _g = shared();
+    for (detail, want) in [(1, true), (2, false)] {
+        let (mut e, mut b) = session(&[
+            "INFO timeout_turn 1500",
+            "INFO timeout_match 0",
+            &format!("INFO show_detail {detail}"),
+        ]);
+        e.send_board_block("BOARD", &mut b, &THREE);
+        let r = e.expect_reply_yixin(REPLY);
+        b.assert_playable(e.move_of(&r), "realtime");
+        let realtime: Vec<&str> = r
+            .messages
+            .iter()
+            .filter_map(|l| l.strip_prefix("MESSAGE REALTIME "))
+            .collect();
+        assert_eq!(
+            !realtime.is_empty(),
+            want,
+            "show_detail {detail}: {realtime:?}"
+        );
+        for l in realtime {
+            if l == "REFRESH" {
+                continue;
+            }
+            let (kind, sq) = l.split_once(' ').expect("KIND x,y");
+            assert!(["POS", "DONE", "BEST", "LOST"].contains(&kind), "{l}");
+            let m = parse_move(sq);
+            assert!(b.on_board(m) && b.is_empty(m), "{l}");
+        }
+        e.finish();
+    }
+}

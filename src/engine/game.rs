@@ -16,7 +16,7 @@ use crate::opening::{self, Swap2Answer};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::{self, Rule};
-use crate::search::{Limits, SearchInfo};
+use crate::search::{Limits, RealtimeSink, SearchInfo};
 use crate::timeman::{Budget, Deadline, TimeSettings};
 use crossbeam_channel::{after, select, Receiver};
 use std::sync::Arc;
@@ -487,13 +487,15 @@ impl Game {
     /// sized, the rule's tables warmed, and a search started within the time budget,
     /// thinking at most `most` (None: the budget alone decides; no search when the budget
     /// is tiny), for the `multi_pv` best lines (1 for play) and without the blocked moves.
-    /// `report` receives the search's progress. Refused on a full board.
+    /// `report` receives the search's progress after each iteration, `realtime` (if any)
+    /// the root moves as they are searched. Refused on a full board.
     pub fn begin_move(
         &mut self,
         at: Instant,
         most: Option<Duration>,
         multi_pv: usize,
         report: Box<dyn FnMut(&SearchInfo) + Send>,
+        realtime: Option<RealtimeSink>,
     ) -> Result<MoveRequest, String> {
         if let Some(note) = self.engine.prepare_table() {
             self.notes.push(note);
@@ -538,6 +540,7 @@ impl Game {
                 unused_is_lost: budget.unused_is_lost,
                 multi_pv: multi_pv.max(1),
                 blocked: self.blocked.clone(),
+                realtime,
                 ..Limits::new(at, budget.optimum, budget.maximum)
             };
             request.clock = Some(Arc::clone(&limits.clock));
@@ -695,7 +698,7 @@ impl Game {
         at: Instant,
         report: Box<dyn FnMut(&SearchInfo) + Send>,
     ) -> Result<Pos, String> {
-        let request = self.begin_move(at, None, 1, report)?;
+        let request = self.begin_move(at, None, 1, report, None)?;
         let end = request.done().map(|done| wait_for_search(&request, done));
         self.finish_move(request, end)
     }

@@ -14,7 +14,7 @@
 
 use crate::board::Pos;
 use crate::search::score::{WIN, WIN_BOUND};
-use crate::search::SearchInfo;
+use crate::search::{RootEvent, SearchInfo};
 use std::time::Duration;
 
 /// A square as `h8`: letter for x (from `a`), number for y (from 1).
@@ -75,6 +75,20 @@ pub fn depth_line(info: &SearchInfo) -> String {
         time_text(info.elapsed),
         line_text(&info.pv)
     )
+}
+
+/// A realtime root event as Yixin-Board reads it (without the `MESSAGE ` prefix):
+/// `REALTIME POS x,y`, `REALTIME DONE x,y`, `REALTIME BEST x,y`, `REALTIME LOST x,y`,
+/// `REALTIME REFRESH`.
+pub fn realtime_line(event: RootEvent) -> String {
+    let square = |kind: &str, p: Pos| format!("REALTIME {kind} {},{}", p.x(), p.y());
+    match event {
+        RootEvent::Refresh => "REALTIME REFRESH".to_string(),
+        RootEvent::Searching(p) => square("POS", p),
+        RootEvent::Done(p) => square("DONE", p),
+        RootEvent::Best(p) => square("BEST", p),
+        RootEvent::Lost(p) => square("LOST", p),
+    }
 }
 
 /// One line of a multi-PV report as Rapfi writes it: `(1) 150 | 12-20 | h8 i9 j10`
@@ -162,6 +176,15 @@ mod tests {
         let mut second = info(-40, 100, &[(3, 4), (5, 5)]);
         second.pv_index = 1;
         assert_eq!(multi_pv_line(&second), "(2) -40 | 12-20 | d5 f6");
+        assert_eq!(
+            realtime_line(RootEvent::Searching(Pos::new(3, 11))),
+            "REALTIME POS 3,11"
+        );
+        assert_eq!(
+            realtime_line(RootEvent::Lost(Pos::new(0, 1))),
+            "REALTIME LOST 0,1"
+        );
+        assert_eq!(realtime_line(RootEvent::Refresh), "REALTIME REFRESH");
     }
 
     #[test]

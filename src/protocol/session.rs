@@ -15,7 +15,7 @@ use crate::engine::SearchDone;
 use crate::engine::{MAX_HASH_LOG2_KIB, MAX_THREADS};
 use crate::opening::Swap2Answer;
 use crate::rules::Rule;
-use crate::search::SearchInfo;
+use crate::search::{RealtimeSink, RootEvent, SearchInfo};
 use crossbeam_channel::{after, never, select, Receiver};
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -385,8 +385,9 @@ impl Session {
     fn think_lines(&mut self, at: Instant, input: &Receiver<Input>, lines: usize) -> Flow {
         let reports = Arc::new(Mutex::new(Reports::Live));
         let report = self.reporter(Arc::clone(&reports), lines > 1);
+        let realtime = self.realtime(Arc::clone(&reports));
         let most = self.input_closed.then_some(AFTER_EOF_THOUGHT);
-        let request = self.game.begin_move(at, most, lines, report);
+        let request = self.game.begin_move(at, most, lines, report, realtime);
         self.flush_messages();
         let request = match request {
             Ok(r) => r,
@@ -584,6 +585,24 @@ impl Session {
                 out.message(output::multi_pv_line(info));
             }
         })
+    }
+
+    /// With `show_detail` 1 or 3, Yixin-Board's realtime lines: `MESSAGE REALTIME POS x,y`
+    /// while a root move is searched, `DONE x,y` after it, `BEST x,y` for a new best,
+    /// `LOST x,y` for a proven loss, `REFRESH` as an iteration starts (the search sends them
+    /// from depth 8 and 200 ms on, as Rapfi does).
+    fn realtime(&self, reports: Arc<Mutex<Reports>>) -> Option<RealtimeSink> {
+        if self.show_detail & 1 == 0 {
+            return None;
+        }
+        let out = self.out.clone();
+        Some(RealtimeSink(Arc::new(move |event: RootEvent| {
+            let Ok(state) = reports.lock() else { return };
+            if *state != Reports::Live {
+                return;
+            }
+            out.message(output::realtime_line(event));
+        })))
     }
 
     /// Wait for the search while watching the input for END and STOP; other commands are

@@ -10,9 +10,9 @@ use super::board::SearchBoard;
 use super::node::{analyse, Candidate, NodeAnalysis};
 use super::pool::Shared;
 use super::root::RootMoves;
-use super::score::{from_tt, to_tt, INFINITY, WIN};
+use super::score::{from_tt, to_tt, INFINITY, WIN, WIN_BOUND};
 use super::tt::{Bound, TranspositionTable};
-use super::Limits;
+use super::{Limits, RealtimeSink, RootEvent, REALTIME_AFTER, REALTIME_FROM_DEPTH};
 use crate::board::{Board, Cell, Color, Pos};
 use crate::pattern::{PatternTables, Threat};
 use crate::position::Position;
@@ -120,6 +120,13 @@ impl<'a> Worker<'a> {
     /// The side to move at the root.
     pub(super) fn root_color(&self) -> Color {
         self.root_color
+    }
+
+    /// The realtime sink, if root events are due in an iteration of `depth`.
+    pub(super) fn realtime_sink(&self, depth: i32) -> Option<RealtimeSink> {
+        let sink = self.limits.realtime.as_ref()?;
+        (depth >= REALTIME_FROM_DEPTH && self.limits.elapsed() >= REALTIME_AFTER)
+            .then(|| sink.clone())
     }
 
     fn check_stop(&mut self) {
@@ -452,8 +459,16 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         let mut child_pv = Vec::with_capacity(32);
         let new_depth = if forced.is_some() { depth } else { depth - 1 };
+        let realtime = if ply == 0 && self.main {
+            self.realtime_sink(depth)
+        } else {
+            None
+        };
         for (i, m) in moves.iter().enumerate() {
             let pos = m.pos;
+            if let Some(sink) = &realtime {
+                (sink.0)(RootEvent::Searching(pos));
+            }
             self.board.place(pos, Cell::Stone(me));
             let quiet = m.my_threat() < Threat::Three && m.their_threat() < Threat::Three;
             let mut score;
@@ -508,6 +523,14 @@ impl<'a> Worker<'a> {
                 };
                 let at = u32::try_from(depth).unwrap_or(0);
                 self.root_moves.record(pos, score, bound, at, &child_pv);
+                if let Some(sink) = &realtime {
+                    (sink.0)(RootEvent::Done(pos));
+                    if score <= -WIN_BOUND && bound != Bound::Lower {
+                        (sink.0)(RootEvent::Lost(pos));
+                    } else if score > best && score > alpha {
+                        (sink.0)(RootEvent::Best(pos));
+                    }
+                }
             }
             if score > best {
                 best = score;

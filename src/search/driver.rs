@@ -6,7 +6,7 @@
 use super::alphabeta::{Worker, NO_MOVE};
 use super::pool::Shared;
 use super::score::{is_decisive, INFINITY};
-use super::{Limits, SearchInfo};
+use super::{Limits, RootEvent, SearchInfo};
 use crate::board::Pos;
 use crate::timeman::stop_rules::iteration_target;
 use std::sync::atomic::Ordering;
@@ -39,6 +39,9 @@ pub(super) fn iterate(
             w.root_moves.refute(p);
         }
         w.excluded = w.root_moves.refuted();
+        if let Some(sink) = w.realtime_sink(depth) {
+            (sink.0)(RootEvent::Refresh);
+        }
         // Aspiration window around the previous score.
         let mut delta = ASPIRATION_DELTA;
         let (mut lo, mut hi) = if depth >= ASPIRATION_FROM_DEPTH && !is_decisive(score_guess) {

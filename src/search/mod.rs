@@ -72,7 +72,41 @@ pub struct Limits {
     /// threat solvers, which plan by the clock at the start, are left out (the threat
     /// thread and the main search's leaf VCF still look for wins).
     pub pondering: bool,
+    /// Where the main thread reports its root moves as it goes (Yixin-Board's realtime
+    /// display), once an iteration is deep and the search old enough to be worth it.
+    pub realtime: Option<RealtimeSink>,
 }
+
+/// What the main thread is doing at the root, for a realtime display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootEvent {
+    /// A new iteration starts: the display may clear its marks.
+    Refresh,
+    /// This root move is being searched.
+    Searching(Pos),
+    /// This root move's search is done.
+    Done(Pos),
+    /// This root move is the iteration's best so far.
+    Best(Pos),
+    /// This root move is proven lost.
+    Lost(Pos),
+}
+
+/// A receiver of [`RootEvent`]s, shared by the search threads.
+#[derive(Clone)]
+pub struct RealtimeSink(pub Arc<dyn Fn(RootEvent) + Send + Sync>);
+
+impl std::fmt::Debug for RealtimeSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RealtimeSink")
+    }
+}
+
+/// Realtime root events start at this depth (Rapfi's choice: shallower iterations pass
+/// too quickly to watch).
+pub const REALTIME_FROM_DEPTH: i32 = 8;
+/// … and once the search has run this long.
+pub const REALTIME_AFTER: Duration = Duration::from_millis(200);
 
 impl Limits {
     /// Limits with a clock started at `start` and no node or depth bound.
@@ -86,6 +120,7 @@ impl Limits {
             multi_pv: 1,
             blocked: Vec::new(),
             pondering: false,
+            realtime: None,
         }
     }
 
