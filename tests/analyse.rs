@@ -35,6 +35,20 @@ fn analyse(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Run `analyse`, which must succeed, and return its stdout.
+fn analyse_ok(args: &[&str], stdin: &str) -> String {
+    let out = analyse(args, stdin);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+/// The text board's line of column letters.
+fn column_header(text: &str) -> &str {
+    text.lines()
+        .find(|l| l.trim_start().starts_with("a "))
+        .unwrap_or_else(|| panic!("no column letters in {text}"))
+}
+
 fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
@@ -47,7 +61,7 @@ fn stderr(out: &Output) -> String {
 fn a_pos_list_gives_lines_a_board_an_svg_and_json() {
     let dir = scratch("pos");
     let (svg, json) = (dir.join("a.svg"), dir.join("a.json"));
-    let out = analyse(
+    let text = analyse_ok(
         &[
             "--pos",
             "h8i9h9i8g10",
@@ -62,8 +76,6 @@ fn a_pos_list_gives_lines_a_board_an_svg_and_json() {
         ],
         "",
     );
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
     assert!(
         text.contains("Position: 15x15 freestyle, 5 stones, White to move"),
         "{text}"
@@ -73,10 +85,7 @@ fn a_pos_list_gives_lines_a_board_an_svg_and_json() {
         assert!(text.contains(rank), "{text}");
     }
     assert!(!text.contains("  4. "), "{text}");
-    let header = text
-        .lines()
-        .find(|l| l.trim_start().starts_with("a "))
-        .unwrap();
+    let header = column_header(&text);
     assert!(header.trim_end().ends_with('o'), "{header}");
     let row10 = text.lines().find(|l| l.starts_with(" 10 ")).unwrap();
     assert!(
@@ -120,12 +129,10 @@ fn a_pos_list_gives_lines_a_board_an_svg_and_json() {
 
 #[test]
 fn a_board_block_on_stdin_and_a_psq_file_are_read() {
-    let out = analyse(
+    let text = analyse_ok(
         &["--nodes", "5000", "--rule", "4"],
         "BOARD\n7,7,2\n8,8,1\n7,8,2\nDONE\n",
     );
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
     assert!(
         text.contains("15x15 renju, 3 stones, White to move"),
         "{text}"
@@ -134,17 +141,12 @@ fn a_board_block_on_stdin_and_a_psq_file_are_read() {
     let dir = scratch("psq");
     let psq = dir.join("game.psq");
     std::fs::write(&psq, "Piskvorky 20x20, 11:11, 0\n10,10,0\n11,11,0\n-1\n").unwrap();
-    let out = analyse(&["--psq", psq.to_str().unwrap(), "--nodes", "5000"], "");
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
+    let text = analyse_ok(&["--psq", psq.to_str().unwrap(), "--nodes", "5000"], "");
     assert!(
         text.contains("20x20 freestyle, 2 stones, Black to move"),
         "{text}"
     );
-    let header = text
-        .lines()
-        .find(|l| l.trim_start().starts_with("a "))
-        .unwrap();
+    let header = column_header(&text);
     assert!(
         header.trim_end().ends_with('t'),
         "20 columns, a to t: {header}"
