@@ -52,12 +52,13 @@ pub fn cell_text(score: i32) -> String {
 /// The first line of every report: size, rule, stones, side to move.
 pub fn headline(analysis: &Analysis) -> String {
     let b = analysis.position.board();
+    let stones = b.count(Color::Black) + b.count(Color::White);
     format!(
-        "{}x{} {}, {} stones, {} to move",
+        "{}x{} {}, {stones} stone{}, {} to move",
         b.width(),
         b.height(),
         analysis.position.rule(),
-        b.count(Color::Black) + b.count(Color::White),
+        if stones == 1 { "" } else { "s" },
         color_name(analysis.position.to_move())
     )
 }
@@ -189,5 +190,11 @@ mod tests {
         assert_eq!(&rows[9][3 + 8 * CELL_WIDTH..3 + 9 * CELL_WIDTH], "   [O]");
         assert!(rows[1].trim_start().starts_with("1     ."));
         assert!(rows.iter().all(|r| r.len() == 3 + 15 * CELL_WIDTH));
+        let one = Analysis::run(
+            from_pos("h8", 15, 15, Rule::Freestyle).unwrap(),
+            Budget::Nodes(2_000),
+            1,
+        );
+        assert_eq!(headline(&one), "15x15 freestyle, 1 stone, White to move");
     }
 }
