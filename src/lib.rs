@@ -5,8 +5,10 @@
 //! protocol: `protocol` turns lines into commands and drives an [`engine::Engine`].
 //! [`records`] reads and writes game records (`.psq`, SGF, opening lines) and [`client`]
 //! hosts other Gomocup engines as processes (the conversation, clocks, forfeits), for the
-//! engine's front ends and for the match runner in `bench/`.
+//! engine's front ends and for the match runner in `bench/`. [`analysis`] is the
+//! `analyse` command: a position's best lines and a searched heatmap as text, SVG and JSON.
 
+pub mod analysis;
 pub mod bench;
 pub mod board;
 pub mod client;

@@ -10,7 +10,7 @@
 //! | 2 | `shape`, `pattern` | line shapes and the pattern tables |
 //! | 3 | `search`, `timeman` | the search, its board and solvers; time rules |
 //! | 4 | `engine`, `opening`, `bench` | the facade that owns the game, swap2, the bench |
-//! | 5 | `protocol`, `client` | the Gomocup protocol over the facade; hosting other engines |
+//! | 5 | `protocol`, `client`, `analysis` | the Gomocup protocol over the facade; hosting other engines; the `analyse` command |
 //!
 //! `lib.rs` declares the modules and `main.rs` is the binary: both stand above all layers.
 
@@ -34,6 +34,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("bench", 4),
     ("protocol", 5),
     ("client", 5),
+    ("analysis", 5),
 ];
 
 fn layer_of(module: &str) -> Option<u32> {

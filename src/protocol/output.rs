@@ -19,15 +19,18 @@ use std::time::Duration;
 
 /// A square as `h8`: letter for x (from `a`), number for y (from 1).
 pub fn coord_text(pos: Pos) -> String {
-    let x = pos.x();
-    let letter = if x < 26 {
+    format!("{}{}", column_text(pos.x()), pos.y() + 1)
+}
+
+/// The letter of column `x` (from `a`), as [`coord_text`] writes it.
+pub fn column_text(x: usize) -> String {
+    if x < 26 {
         char::from(b'a' + x as u8).to_string()
     } else {
         // Boards up to 32 wide: past `z` the letters go on as `{`, which nobody reads;
         // write such columns as a bracketed number instead.
         format!("[{}]", x + 1)
-    };
-    format!("{letter}{}", pos.y() + 1)
+    }
 }
 
 /// A line of moves as `h8 i9 j10`.
