@@ -30,16 +30,9 @@ done
 [[ $# -gt 0 ]] && shift
 
 source "$(dirname "$0")/lib.sh"
-REPO=$RENSA_REPO
-WORK=${GAUNTLET_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/rensa-gauntlet.XXXXXX")}
-mkdir -p "$WORK"
-WORK=$(cd "$WORK" && pwd)
+WORK=$(work_dir "${GAUNTLET_WORKDIR:-}" rensa-gauntlet)
 TARGET_DIR=$(rensa_target_dir)
-
-echo "== building the working tree"
-build_working_tree
-mkdir -p "$WORK/rensa"
-cp "$TARGET_DIR/release/pbrain-rensa" "$WORK/rensa/pbrain-rensa"
+engine_in "$WORK/rensa"
 
 ENGINE_ARGS=(--engine "cmd=$WORK/rensa/pbrain-rensa" name=rensa)
 for path in "${OPPONENTS[@]}"; do
@@ -53,13 +46,7 @@ for path in "${OPPONENTS[@]}"; do
     ENGINE_ARGS+=(--engine "cmd=$abs" "name=$name")
 done
 
-OPENINGS=${GAUNTLET_OPENINGS:-$REPO/../shared/testdata/openings/piskvork-openings.txt}
-OPENING_ARGS=()
-if [[ -f "$OPENINGS" ]]; then
-    OPENING_ARGS=(--openings "file=$OPENINGS" order=random "srand=${GAUNTLET_SRAND:-1}")
-else
-    echo "warning: opening file $OPENINGS not found: games start on an empty board" >&2
-fi
+opening_args "${GAUNTLET_OPENINGS:-}" "${GAUNTLET_SRAND:-1}"
 
 echo "== gauntlet: rensa against ${OPPONENTS[*]}; records and summary in $WORK"
 "$TARGET_DIR/release/rensa-match" --gauntlet \

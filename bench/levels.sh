@@ -25,22 +25,10 @@ if [[ ${#PAIRS[@]} -eq 0 ]]; then
 fi
 
 source "$(dirname "$0")/lib.sh"
-REPO=$RENSA_REPO
-WORK=${LEVELS_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/rensa-levels.XXXXXX")}
-mkdir -p "$WORK"
-WORK=$(cd "$WORK" && pwd)
+WORK=$(work_dir "${LEVELS_WORKDIR:-}" rensa-levels)
 TARGET_DIR=$(rensa_target_dir)
-
-echo "== building the working tree"
-build_working_tree
-mkdir -p "$WORK/bin"
-cp "$TARGET_DIR/release/pbrain-rensa" "$WORK/bin/pbrain-rensa"
-
-OPENINGS=${LEVELS_OPENINGS:-$REPO/../shared/testdata/openings/piskvork-openings.txt}
-OPENING_ARGS=()
-if [[ -f "$OPENINGS" ]]; then
-    OPENING_ARGS=(--openings "file=$OPENINGS" order=random srand=1)
-fi
+engine_in "$WORK/bin"
+opening_args "${LEVELS_OPENINGS:-}" 1
 
 for pair in "${PAIRS[@]}"; do
     weak=${pair%-*}

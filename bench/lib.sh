@@ -39,3 +39,33 @@ build_working_tree() {
     (cd "$RENSA_REPO" && cargo build --release --quiet --bin pbrain-rensa \
         && cargo build --release --quiet -p rensa-bench --bin rensa-match)
 }
+
+# work_dir DIR NAME: DIR (made if missing), or a new directory NAME.XXXXXX under TMPDIR when
+# DIR is empty; prints its absolute path.
+work_dir() {
+    local dir=${1:-$(mktemp -d "${TMPDIR:-/tmp}/$2.XXXXXX")}
+    mkdir -p "$dir"
+    (cd "$dir" && pwd)
+}
+
+# engine_in DIR: build the working tree and copy its pbrain-rensa to DIR/pbrain-rensa (an
+# engine runs in its own directory, and a copy keeps running while the tree is rebuilt).
+engine_in() {
+    echo "== building the working tree"
+    build_working_tree
+    mkdir -p "$1"
+    cp "$(rensa_target_dir)/release/pbrain-rensa" "$1/pbrain-rensa"
+}
+
+# opening_args FILE SEED: sets OPENING_ARGS to rensa-match's options for FILE in random
+# order with SEED (default the shared Piskvork openings), or to nothing with a warning
+# when the file is missing.
+opening_args() {
+    local file=${1:-$RENSA_REPO/../shared/testdata/openings/piskvork-openings.txt}
+    OPENING_ARGS=()
+    if [[ -f "$file" ]]; then
+        OPENING_ARGS=(--openings "file=$file" order=random "srand=${2:-1}")
+    else
+        echo "warning: opening file $file not found: games start on an empty board" >&2
+    fi
+}
