@@ -457,3 +457,89 @@ fn realtime_lines_with_show_detail_1_only() {
         e.finish();
     }
 }
+
+/// Yixin-Board's order with analysis and pondering: `info show_detail 3`, `yxshowinfo`,
+/// `start`, its INFO block with `info pondering 1`; each move as `info time_left`,
+/// `yxhashclear`, `start 15`, `board` … `done` (a held-back restart, then the predicted
+/// position or another); analysis as `yxboard` … `done` then `yxnbest 2`. Every answer is
+/// one legal move after MESSAGE and INFO lines, nothing is left over.
+#[test]
+fn yixin_board_order_with_pondering_and_nbest() {
+    let _g = shared();
+    let mut e = Engine::spawn();
+    e.send("info show_detail 3");
+    e.expect_silence(SILENCE);
+    e.send("yxshowinfo");
+    crate::managers::read_yxshowinfo(&mut e);
+    e.send("start 15");
+    e.expect_ok();
+    e.send_lines(&[
+        "info timeout_match 100000",
+        "info timeout_turn 400",
+        "info max_node -1",
+        "info thread_num 1",
+        "info pondering 1",
+        "info rule 0",
+    ]);
+    e.expect_quiet(SILENCE);
+    let mut b = Board::square(15);
+    let mut stones: Vec<(u32, u32, u8)> = vec![(7, 7, 2)];
+    let mut hits = 0;
+    for round in 0..6u32 {
+        e.send_lines(&["info time_left 90000", "yxhashclear"]);
+        e.send("start 15");
+        e.expect_ok();
+        let mut lines = vec!["board".to_string()];
+        lines.extend(stones.iter().map(|(x, y, f)| format!("{x},{y},{f}")));
+        lines.push("done".to_string());
+        e.send_lines(&lines);
+        b = Board::square(15);
+        for &(x, y, f) in &stones {
+            b.place((x, y), f);
+        }
+        let r = e.expect_reply_yixin(REPLY);
+        hits += r
+            .messages
+            .iter()
+            .filter(|l| *l == "MESSAGE ponder hit")
+            .count();
+        let m = e.move_of(&r);
+        b.assert_playable(m, "yixin pondering");
+        stones.push((m.0, m.1, 1));
+        b.place(m, OWN);
+        // Half the time the predicted reply (a hit), else another square (a miss).
+        let predicted = r
+            .messages
+            .iter()
+            .rev()
+            .find_map(|l| l.strip_prefix("MESSAGE Depth "))
+            .and_then(|l| l.rsplit(" | ").next())
+            .and_then(|line| line.split(' ').nth(1))
+            .map(|sq| {
+                (
+                    u32::from(sq.as_bytes()[0] - b'a'),
+                    sq[1..].parse::<u32>().unwrap() - 1,
+                )
+            })
+            .filter(|&p| b.is_empty(p));
+        let opp = match predicted {
+            Some(p) if round % 2 == 0 => p,
+            _ => b.next_empty((round, 14)),
+        };
+        stones.push((opp.0, opp.1, 2));
+        b.place(opp, OPP);
+    }
+    // The predicted position arrives whole after yxhashclear + start: still a hit.
+    assert!(hits >= 1, "no ponder hit in Yixin-Board's order");
+    // Analysis of the current position, then nothing pending.
+    e.send_board_block("yxboard", &mut b, &stones);
+    e.send("yxnbest 2");
+    let r = e.expect_reply_yixin(REPLY);
+    b.assert_playable(e.move_of(&r), "yxnbest");
+    assert!(
+        r.messages.iter().any(|l| l == "INFO NUMPV 2"),
+        "{:?}",
+        r.messages
+    );
+    e.finish();
+}

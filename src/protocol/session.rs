@@ -115,55 +115,62 @@ impl Session {
     /// Read commands until END or end of input.
     pub fn run(&mut self, input: &Receiver<Input>) -> Exit {
         loop {
-            while let Some((command, at)) = self.queued.pop_front() {
-                if let Flow::Exit(e) = self.handle_guarded(command, at, input) {
-                    return e;
-                }
-            }
-            if self.input_closed {
-                self.stop_pondering();
-                return Exit::Eof;
-            }
-            let received = match self.pondering.as_mut() {
-                Some(p) => match p.ponder.done() {
-                    Some(done) if p.finished.is_none() => select! {
-                        recv(input) -> msg => msg,
-                        recv(done) -> d => {
-                            // The ponder search ended by itself: keep its result.
-                            p.finished = d.ok();
-                            continue;
-                        }
-                    },
-                    _ => input.recv(),
-                },
-                None => input.recv(),
-            };
-            let (line, at) = match received {
-                Ok(Input::Line(line, at)) => (line, at),
-                Ok(Input::Eof) | Err(_) => {
+            let (command, at) = match self.queued.pop_front() {
+                Some(queued) => queued,
+                None if self.input_closed => {
                     self.stop_pondering();
                     return Exit::Eof;
                 }
-            };
-            let Some(command) = self.parser.feed(&line) else {
-                continue;
-            };
-            let command = match self.pondering.is_some() {
-                true => match self.while_pondering(command, at, input) {
-                    Ok(flow) => {
-                        if let Flow::Exit(e) = flow {
-                            return e;
-                        }
-                        continue;
-                    }
-                    Err(command) => command,
+                None => match self.next_command(input) {
+                    Some(next) => next,
+                    None => continue,
                 },
-                false => command,
             };
-            if let Flow::Exit(e) = self.handle_guarded(command, at, input) {
+            if let Flow::Exit(e) = self.dispatch(command, at, input) {
+                self.stop_pondering();
                 return e;
             }
         }
+    }
+
+    /// The next command from the input: None for a blank line or a line inside a block,
+    /// when a ponder search ended by itself, or at the end of input (the session is then
+    /// marked closed).
+    fn next_command(&mut self, input: &Receiver<Input>) -> Option<(Command, Instant)> {
+        let received = match self.pondering.as_mut() {
+            Some(p) => match p.ponder.done() {
+                Some(done) if p.finished.is_none() => select! {
+                    recv(input) -> msg => msg,
+                    recv(done) -> d => {
+                        // The ponder search ended by itself: keep its result.
+                        p.finished = d.ok();
+                        return None;
+                    }
+                },
+                _ => input.recv(),
+            },
+            None => input.recv(),
+        };
+        match received {
+            Ok(Input::Line(line, at)) => self.parser.feed(&line).map(|c| (c, at)),
+            Ok(Input::Eof) | Err(_) => {
+                self.input_closed = true;
+                None
+            }
+        }
+    }
+
+    /// Handle a command, through the ponder rules while a ponder search runs.
+    fn dispatch(&mut self, command: Command, at: Instant, input: &Receiver<Input>) -> Flow {
+        let command = if self.pondering.is_some() {
+            match self.while_pondering(command, at, input) {
+                Ok(flow) => return flow,
+                Err(command) => command,
+            }
+        } else {
+            command
+        };
+        self.handle_guarded(command, at, input)
     }
 
     /// Handle a command; a panic inside is caught, the position restored and an error (or
