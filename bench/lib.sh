@@ -57,14 +57,17 @@ engine_in() {
     cp "$(rensa_target_dir)/release/pbrain-rensa" "$1/pbrain-rensa"
 }
 
-# opening_args FILE SEED: sets OPENING_ARGS to rensa-match's options for FILE in random
-# order with SEED (default the shared Piskvork openings), or to nothing with a warning
-# when the file is missing.
+# opening_args FILE [SEED]: sets OPENING_ARGS to rensa-match's options for FILE (default
+# the shared Piskvork openings) in random order, shuffled with SEED when one is given (a
+# new order each run otherwise), or to nothing with a warning when the file is missing.
 opening_args() {
     local file=${1:-$RENSA_REPO/../shared/testdata/openings/piskvork-openings.txt}
     OPENING_ARGS=()
     if [[ -f "$file" ]]; then
-        OPENING_ARGS=(--openings "file=$file" order=random "srand=${2:-1}")
+        OPENING_ARGS=(--openings "file=$file" order=random)
+        if [[ -n "${2:-}" ]]; then
+            OPENING_ARGS+=("srand=$2")
+        fi
     else
         echo "warning: opening file $file not found: games start on an empty board" >&2
     fi

@@ -23,7 +23,7 @@ PAIRS=${2:-7}
 
 source "$(dirname "$0")/lib.sh"
 BASE_SHA=$(rensa_commit "$BASE_REV")
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/rensa-nps.XXXXXX")
+WORK=$(work_dir "" rensa-nps)
 TARGET_DIR=$(rensa_target_dir)
 
 echo "== building base $BASE_REV ($BASE_SHA)"

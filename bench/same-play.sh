@@ -20,7 +20,7 @@ GAMES=${2:-14}
 source "$(dirname "$0")/lib.sh"
 REPO=$RENSA_REPO
 BASE_SHA=$(rensa_commit "$BASE_REV")
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/rensa-same.XXXXXX")
+WORK=$(work_dir "" rensa-same)
 TARGET_DIR=$(rensa_target_dir)
 
 echo "== building base $BASE_REV ($BASE_SHA) and the working tree"

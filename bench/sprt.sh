@@ -26,9 +26,7 @@ shift
 source "$(dirname "$0")/lib.sh"
 REPO=$RENSA_REPO
 BASE_SHA=$(rensa_commit "$BASE_REV")
-WORK=${SPRT_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/rensa-sprt.XXXXXX")}
-mkdir -p "$WORK"
-WORK=$(cd "$WORK" && pwd)
+WORK=$(work_dir "${SPRT_WORKDIR:-}" rensa-sprt)
 SRC="$WORK/base-src"
 TARGET_DIR=$(rensa_target_dir)
 
@@ -43,13 +41,7 @@ mkdir -p "$WORK/base" "$WORK/new"
 cp "$BASE_TARGET/release/pbrain-rensa" "$WORK/base/pbrain-rensa"
 cp "$TARGET_DIR/release/pbrain-rensa" "$WORK/new/pbrain-rensa"
 
-OPENINGS=${SPRT_OPENINGS:-$REPO/../shared/testdata/openings/piskvork-openings.txt}
-OPENING_ARGS=()
-if [[ -f "$OPENINGS" ]]; then
-    OPENING_ARGS=(--openings "file=$OPENINGS" order=random)
-else
-    echo "warning: opening file $OPENINGS not found: games start on an empty board" >&2
-fi
+opening_args "${SPRT_OPENINGS:-}"
 CONCURRENCY=${SPRT_CONCURRENCY:-$(nproc 2>/dev/null || echo 1)}
 SHORT=$(git -C "$REPO" rev-parse --short "$BASE_SHA")
 

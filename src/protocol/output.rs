@@ -121,9 +121,9 @@ pub fn win_rate(score: i32) -> f64 {
 }
 
 /// The Yixin-Board block for one principal variation (`INFO PV i` … `INFO PV DONE`),
-/// one line per element, without the line ends. `total_nodes` and `elapsed` are the
-/// search's so far.
-pub fn pv_block(index: usize, count: usize, info: &SearchInfo, board_nodes: u64) -> Vec<String> {
+/// one line per element, without the line ends: the line's index, count and nodes come
+/// from `info`, as do the search's total nodes and time so far.
+pub fn pv_block(info: &SearchInfo) -> Vec<String> {
     let ms = info.elapsed.as_millis().max(1);
     let speed = u128::from(info.nodes) * 1000 / ms;
     let bestline: Vec<String> = info
@@ -132,11 +132,11 @@ pub fn pv_block(index: usize, count: usize, info: &SearchInfo, board_nodes: u64)
         .map(|p| format!("{},{}", p.x(), p.y()))
         .collect();
     vec![
-        format!("INFO PV {index}"),
-        format!("INFO NUMPV {count}"),
+        format!("INFO PV {}", info.pv_index),
+        format!("INFO NUMPV {}", info.pv_count),
         format!("INFO DEPTH {}", info.depth),
         format!("INFO SELDEPTH {}", info.seldepth.max(info.depth)),
-        format!("INFO NODES {board_nodes}"),
+        format!("INFO NODES {}", info.line_nodes),
         format!("INFO TOTALNODES {}", info.nodes),
         format!("INFO TOTALTIME {}", info.elapsed.as_millis()),
         format!("INFO SPEED {speed}"),
@@ -192,7 +192,7 @@ mod tests {
 
     #[test]
     fn a_pv_block_is_framed_and_complete() {
-        let block = pv_block(0, 1, &info(WIN - 3, 1000, &[(7, 7), (8, 8)]), 42);
+        let block = pv_block(&info(WIN - 3, 1000, &[(7, 7), (8, 8)]));
         assert_eq!(block.first().unwrap(), "INFO PV 0");
         assert_eq!(block.last().unwrap(), "INFO PV DONE");
         assert!(block.contains(&"INFO BESTLINE 7,7 8,8".to_string()));

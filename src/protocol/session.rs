@@ -584,8 +584,7 @@ impl Session {
                 out.message(output::depth_line(info));
             }
             if detail & 2 != 0 {
-                let block = output::pv_block(info.pv_index, info.pv_count, info, info.line_nodes);
-                for line in block {
+                for line in output::pv_block(info) {
                     out.line(line);
                 }
             } else if multi {
