@@ -543,3 +543,40 @@ fn yixin_board_order_with_pondering_and_nbest() {
     );
     e.finish();
 }
+
+/// `INFO evaluator` switches between the classic and the learned evaluation, and
+/// `INFO weights` loads a folder of weight files; unusable values and folders are named in
+/// a `MESSAGE` and change nothing: the engine goes on playing legal moves.
+#[test]
+fn evaluator_and_weights_keys() {
+    let _g = shared();
+    let mut e = Engine::spawn();
+    e.send_lines(&["INFO timeout_turn 300", "INFO timeout_match 0"]);
+    let missing = std::env::temp_dir().join(format!("rensa-no-weights-{}", std::process::id()));
+    let mut weights_message = false;
+    for (setting, complaint) in [
+        ("INFO evaluator classic".to_string(), None),
+        ("INFO evaluator learned".to_string(), None),
+        ("INFO evaluator bogus".to_string(), Some("evaluator")),
+        (
+            format!("INFO weights {}", missing.display()),
+            Some("weights not loaded"),
+        ),
+    ] {
+        e.send(&setting);
+        let mut b = e.start(15);
+        e.send("BEGIN");
+        let r = e.expect_reply(REPLY);
+        let m = e.move_of(&r);
+        b.assert_playable(m, &setting);
+        b.place(m, 1);
+        let opp = b.next_empty((0, 0));
+        e.turn(&mut b, opp);
+        if let Some(word) = complaint {
+            let said = r.messages.iter().any(|l| l.contains(word));
+            assert!(said, "{setting}: no MESSAGE about it in {:?}", r.messages);
+            weights_message |= word.starts_with("weights");
+        }
+    }
+    assert!(weights_message);
+}

@@ -8,7 +8,7 @@ use crate::position::Position;
 use crate::rules::Rule;
 use crate::search::tt::TranspositionTable;
 use crate::search::AlphaBetaSearcher;
-use crate::search::{Limits, Searcher};
+use crate::search::{Evaluator, Limits, MoveOrdering, Searcher};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -231,6 +231,11 @@ pub fn position_of(p: &BenchPosition) -> Position {
 
 /// Search every bench position at [`BENCH_DEPTH`] with one thread and a fresh table.
 pub fn run(depth: u32) -> Vec<BenchLine> {
+    run_with(depth, Evaluator::default(), MoveOrdering::default())
+}
+
+/// [`run`] with a chosen evaluation and move ordering (to compare their speed in one run).
+pub fn run_with(depth: u32, evaluator: Evaluator, ordering: MoveOrdering) -> Vec<BenchLine> {
     POSITIONS
         .iter()
         .map(|p| {
@@ -239,6 +244,8 @@ pub fn run(depth: u32) -> Vec<BenchLine> {
             let mut searcher = AlphaBetaSearcher::new(table, 1);
             let mut limits = Limits::unbounded();
             limits.max_depth = Some(depth);
+            limits.evaluator = evaluator;
+            limits.ordering = ordering;
             let stop = AtomicBool::new(false);
             // The engine builds its rule's pattern tables when the rule is set, before any
             // search: so the timer leaves that out too (about 45 ms a rule family).

@@ -8,6 +8,8 @@ use rensa::analysis::heatmap::Budget;
 use rensa::analysis::{Request, Source};
 use rensa::protocol::io::{spawn_reader, spawn_writer};
 use rensa::protocol::session::Session;
+use rensa::search::learned::{self, WeightSet};
+use rensa::search::{Evaluator, MoveOrdering};
 
 #[derive(Parser)]
 #[command(
@@ -18,6 +20,63 @@ use rensa::protocol::session::Session;
 struct Cli {
     #[command(subcommand)]
     command: Option<Mode>,
+    /// The static evaluation: `classic` or `learned` (the protocol's `INFO evaluator`).
+    #[arg(long, global = true)]
+    evaluator: Option<String>,
+    /// A folder of learned weight files (`freestyle.rnw`, `standard.rnw`, `renju.rnw`) to
+    /// play with instead of the built-in ones; relative to the executable's folder unless
+    /// absolute (the protocol's `INFO weights`).
+    #[arg(long, global = true)]
+    weights: Option<String>,
+    /// The move ordering: `classic` or `learned` (the protocol's `INFO ordering`; learned
+    /// ordering needs the learned evaluation).
+    #[arg(long, global = true)]
+    ordering: Option<String>,
+}
+
+impl Cli {
+    /// The move ordering the options ask for; exits with a message when unusable.
+    fn ordering(&self) -> MoveOrdering {
+        match &self.ordering {
+            None => MoveOrdering::default(),
+            Some(name) => MoveOrdering::named(name).unwrap_or_else(|| {
+                eprintln!("pbrain-rensa: --ordering: {name:?} is neither classic nor learned");
+                std::process::exit(2);
+            }),
+        }
+    }
+
+    /// The evaluation the options ask for; exits with a message when they are unusable.
+    fn evaluator(&self) -> Evaluator {
+        let weights: &'static WeightSet = match &self.weights {
+            None => learned::embedded(),
+            Some(path) => match learned::WeightSet::from_folder(&relative_to_exe(path)) {
+                Ok(set) => Box::leak(Box::new(set)),
+                Err(e) => {
+                    eprintln!("pbrain-rensa: --weights: {e}");
+                    std::process::exit(2);
+                }
+            },
+        };
+        match (&self.evaluator, &self.weights) {
+            (None, None) => Evaluator::default(),
+            (None, Some(_)) => Evaluator::Learned(weights),
+            (Some(name), _) => Evaluator::named(name, weights).unwrap_or_else(|| {
+                eprintln!("pbrain-rensa: --evaluator: {name:?} is neither classic nor learned");
+                std::process::exit(2);
+            }),
+        }
+    }
+}
+
+/// `path` as given when absolute, else from the executable's folder.
+fn relative_to_exe(path: &str) -> std::path::PathBuf {
+    let path = std::path::Path::new(path);
+    if path.is_absolute() {
+        return path.to_path_buf();
+    }
+    let exe = std::env::current_exe().unwrap_or_default();
+    exe.parent().unwrap_or(std::path::Path::new(".")).join(path)
 }
 
 #[derive(Subcommand)]
@@ -98,10 +157,11 @@ fn main() {
         .target(env_logger::Target::Stderr)
         .format_timestamp_millis()
         .init();
+    let (evaluator, ordering) = (cli.evaluator(), cli.ordering());
     match cli.command.unwrap_or(Mode::Protocol) {
-        Mode::Protocol => run_protocol(),
+        Mode::Protocol => run_protocol(evaluator, ordering),
         Mode::Bench { depth } => {
-            let lines = rensa::bench::run(depth);
+            let lines = rensa::bench::run_with(depth, evaluator, ordering);
             rensa::bench::print(&lines, depth);
         }
         Mode::Analyse(args) => {
@@ -117,12 +177,13 @@ fn main() {
     }
 }
 
-fn run_protocol() {
+fn run_protocol(evaluator: Evaluator, ordering: MoveOrdering) {
     rensa::pattern::warm_in_background();
     let input = spawn_reader(std::io::stdin());
     let (out, writer) = spawn_writer(std::io::stdout());
     let exit = {
         let mut session = Session::new(out);
+        session.set_evaluator(evaluator, ordering);
         session.run(&input)
     };
     log::debug!("session ended: {exit:?}");

@@ -15,7 +15,8 @@
 //! - [`stats`]: Elo, LOS and SPRT arithmetic;
 //! - [`records`]: the record files of a match: `.psq` and SGF (written by
 //!   `rensa::records`) and message logs;
-//! - [`report`]: progress, tables and the JSON summary.
+//! - [`report`]: progress, tables and the JSON summary;
+//! - [`selfplay`]: self-play training data (the games, their file format, resuming).
 //!
 //! The engine processes themselves (spawning, the Gomocup conversation, clocks, forfeits,
 //! process-group signals) are the engine library's `rensa::client`, so that the engine
@@ -29,6 +30,7 @@ pub mod openings;
 pub mod records;
 pub mod referee;
 pub mod report;
+pub mod selfplay;
 /// The deterministic generator, shared with the engine library.
 pub use rensa::rng;
 pub mod stats;

@@ -14,7 +14,7 @@ use crate::search::heuristic::instant_move;
 use crate::search::node::{analyse, NodeAnalysis};
 use crate::search::tt::{TranspositionTable, MIN_TABLE_BYTES};
 use crate::search::AlphaBetaSearcher;
-use crate::search::{Limits, SearchInfo, SearchOutcome, Searcher};
+use crate::search::{Evaluator, Limits, MoveOrdering, SearchInfo, SearchOutcome, Searcher};
 use crossbeam_channel::{bounded, Receiver};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -50,6 +50,10 @@ pub struct EngineOptions {
     pub max_depth: Option<u32>,
     /// Stop after this many nodes.
     pub max_nodes: Option<u64>,
+    /// The static evaluation searches use (`INFO evaluator`, `INFO weights`).
+    pub evaluator: Evaluator,
+    /// How searches order moves (`INFO ordering`).
+    pub ordering: MoveOrdering,
 }
 
 impl Default for EngineOptions {
@@ -60,6 +64,8 @@ impl Default for EngineOptions {
             hash_kib: None,
             max_depth: None,
             max_nodes: None,
+            evaluator: Evaluator::default(),
+            ordering: MoveOrdering::default(),
         }
     }
 }
@@ -252,9 +258,11 @@ impl Engine {
     pub fn start_search(
         &mut self,
         position: &Position,
-        limits: Limits,
+        mut limits: Limits,
         mut report: Box<dyn FnMut(&SearchInfo) + Send>,
     ) -> RunningSearch {
+        limits.evaluator = self.options.evaluator;
+        limits.ordering = self.options.ordering;
         let fallback = Self::instant_move(position).expect("a position with an empty square");
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = bounded(1);

@@ -63,6 +63,13 @@ pub enum Info {
     Rule(i64),
     /// `folder`: the rest of the line (trimmed), may contain spaces.
     Folder(String),
+    /// `evaluator classic|learned`: the static evaluation (Rensa's key).
+    Evaluator(String),
+    /// `ordering classic|learned`: the move ordering (Rensa's key).
+    Ordering(String),
+    /// `weights PATH`: a folder of learned weight files to play with, relative to the
+    /// executable's folder unless absolute (Rensa's key).
+    Weights(String),
     /// `evaluate X,Y` (debug GUIs only).
     Evaluate(WireCoord),
     /// `thread_num` (Yixin/Rapfi extension).
@@ -580,6 +587,24 @@ fn parse_info(rest: &str) -> Command {
                 return bad_value(key, value);
             }
             return Command::Info(Info::Folder(value.to_owned()));
+        }
+        "evaluator" => {
+            if value.is_empty() {
+                return bad_value(key, value);
+            }
+            return Command::Info(Info::Evaluator(value.to_owned()));
+        }
+        "ordering" => {
+            if value.is_empty() {
+                return bad_value(key, value);
+            }
+            return Command::Info(Info::Ordering(value.to_owned()));
+        }
+        "weights" => {
+            if value.is_empty() {
+                return bad_value(key, value);
+            }
+            return Command::Info(Info::Weights(value.to_owned()));
         }
         "evaluate" => {
             return match parse_coord(value) {

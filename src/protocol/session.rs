@@ -15,7 +15,7 @@ use crate::engine::SearchDone;
 use crate::engine::{MAX_HASH_LOG2_KIB, MAX_THREADS};
 use crate::opening::Swap2Answer;
 use crate::rules::Rule;
-use crate::search::{RealtimeSink, RootEvent, SearchInfo};
+use crate::search::{learned, Evaluator, MoveOrdering, RealtimeSink, RootEvent, SearchInfo};
 use crossbeam_channel::{after, never, select, Receiver};
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -63,6 +63,9 @@ pub struct Session {
     ponder_enabled: bool,
     /// The ponder search, while one runs.
     pondering: Option<Pondering>,
+    /// The learned weights `INFO evaluator learned` selects: the embedded ones, or the
+    /// last set loaded by `INFO weights`.
+    weights: &'static learned::WeightSet,
 }
 
 /// What to do after a command.
@@ -109,6 +112,7 @@ impl Session {
             input_closed: false,
             ponder_enabled: false,
             pondering: None,
+            weights: learned::embedded(),
         }
     }
 
@@ -351,6 +355,19 @@ impl Session {
                 None => self.bad_info("level", &name),
             },
             Info::Seed(v) => self.game.set_seed(v as u64),
+            Info::Evaluator(name) => match Evaluator::named(&name, self.weights) {
+                Some(e) => self.game.engine_mut().options_mut().evaluator = e,
+                None => self.bad_info("evaluator", &name),
+            },
+            Info::Ordering(name) => match MoveOrdering::named(&name) {
+                Some(o) => self.game.engine_mut().options_mut().ordering = o,
+                None => self.bad_info("ordering", &name),
+            },
+            Info::Weights(path) => {
+                if let Err(e) = self.load_weights(&path) {
+                    self.game.note(format!("weights not loaded: {e}"));
+                }
+            }
             Info::TimeoutTurn(v) => self.bad_info("timeout_turn", &v.to_string()),
             Info::TimeoutMatch(v) => self.bad_info("timeout_match", &v.to_string()),
             Info::MaxMemory(v) => self.bad_info("max_memory", &v.to_string()),
@@ -361,6 +378,34 @@ impl Session {
                 log::debug!("ignoring unknown INFO {key} {value}");
             }
         }
+    }
+
+    /// Load a folder of learned weights (`INFO weights`): relative paths are taken from
+    /// the executable's folder, since managers start engines from anywhere. On success
+    /// the engine plays with them; on failure nothing changes.
+    pub fn load_weights(&mut self, path: &str) -> Result<(), String> {
+        let path = std::path::Path::new(path);
+        let folder = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            let exe = std::env::current_exe().map_err(|e| format!("no executable path: {e}"))?;
+            exe.parent().unwrap_or(std::path::Path::new(".")).join(path)
+        };
+        let set = learned::WeightSet::from_folder(&folder)?;
+        // Loaded once or twice a session at most: a few kilobytes kept for its rest.
+        self.weights = Box::leak(Box::new(set));
+        self.game.engine_mut().options_mut().evaluator = Evaluator::Learned(self.weights);
+        Ok(())
+    }
+
+    /// Use `evaluator` and `ordering` for every later search (the command line's choice).
+    pub fn set_evaluator(&mut self, evaluator: Evaluator, ordering: MoveOrdering) {
+        if let Evaluator::Learned(set) = evaluator {
+            self.weights = set;
+        }
+        let options = self.game.engine_mut().options_mut();
+        options.evaluator = evaluator;
+        options.ordering = ordering;
     }
 
     fn bad_info(&mut self, key: &str, value: &str) {

@@ -88,8 +88,14 @@ impl<'a> Worker<'a> {
         main: bool,
     ) -> Self {
         let tables = PatternTables::new(position.rule());
+        let mut board = SearchBoard::with_weights(
+            position.board().clone(),
+            tables,
+            limits.evaluator.weights_for(position.rule()),
+        );
+        board.set_learned_ordering(limits.ordering == super::MoveOrdering::Learned);
         Worker {
-            board: SearchBoard::new(position.board().clone(), tables),
+            board,
             rule: position.rule(),
             tt,
             shared,

@@ -6,6 +6,7 @@
 //! here is far cheaper than looking them up again. The plain board below knows nothing of
 //! patterns, so a foul probe or a threat solver's play and undo on it pays nothing for them.
 
+use super::learned::{LearnedState, LearnedWeights};
 use crate::board::{Board, Cell, Color, Pos};
 use crate::pattern::{Pattern, PatternCache, PatternTables};
 use std::ops::Deref;
@@ -19,13 +20,51 @@ use std::ops::Deref;
 pub struct SearchBoard {
     board: Board,
     cache: PatternCache,
+    /// The learned evaluation's sums, when the search evaluates with learned weights.
+    learned: Option<LearnedState>,
 }
 
 impl SearchBoard {
-    /// `board` with its patterns under `tables`.
+    /// `board` with its patterns under `tables` (for the classic evaluation).
     pub fn new(board: Board, tables: PatternTables) -> SearchBoard {
+        SearchBoard::with_weights(board, tables, None)
+    }
+
+    /// `board` with its patterns under `tables`, and the learned evaluation's state under
+    /// `weights` when given.
+    pub fn with_weights(
+        board: Board,
+        tables: PatternTables,
+        weights: Option<&'static LearnedWeights>,
+    ) -> SearchBoard {
         let cache = PatternCache::new(&board, tables);
-        SearchBoard { board, cache }
+        let learned = weights.map(|w| LearnedState::new(&board, &cache, w));
+        SearchBoard {
+            board,
+            cache,
+            learned,
+        }
+    }
+
+    /// The learned evaluation's state, when the board keeps one.
+    #[inline]
+    pub fn learned(&self) -> Option<&LearnedState> {
+        self.learned.as_ref()
+    }
+
+    /// Order moves by the learned weights' move scores (when the board keeps the learned
+    /// state; nothing otherwise).
+    pub fn set_learned_ordering(&mut self, on: bool) {
+        if let Some(l) = &mut self.learned {
+            l.set_order_moves(on);
+        }
+    }
+
+    /// The kept patterns of every square (for a from-scratch recompute in tests and
+    /// training).
+    #[inline]
+    pub fn pattern_cache(&self) -> &PatternCache {
+        &self.cache
     }
 
     /// The tables the patterns come from.
@@ -46,7 +85,10 @@ impl SearchBoard {
     #[inline]
     pub fn place(&mut self, pos: Pos, cell: Cell) {
         self.board.place(pos, cell);
-        self.cache.refresh_around(&self.board, pos);
+        match &mut self.learned {
+            Some(l) => l.refresh_around(&self.board, &mut self.cache, pos),
+            None => self.cache.refresh_around(&self.board, pos),
+        }
     }
 
     /// Take back what stands on a square and refresh the patterns around it and its own
@@ -54,8 +96,11 @@ impl SearchBoard {
     #[inline]
     pub fn remove(&mut self, pos: Pos) {
         self.board.remove(pos);
-        self.cache.refresh_around(&self.board, pos);
         self.cache.refresh_square(&self.board, pos);
+        match &mut self.learned {
+            Some(l) => l.refresh_around(&self.board, &mut self.cache, pos),
+            None => self.cache.refresh_around(&self.board, pos),
+        }
     }
 
     /// The patterns `color` would form on the four lines by playing `pos`: kept for empty

@@ -13,7 +13,8 @@
 //! - [`pool`]: the Lazy SMP helpers and the threat thread.
 //! - [`alphabeta`]: one thread's PVS over the shared table; [`node`]: one pass over a
 //!   node's candidates (patterns, threats, evaluation, ordering scores); [`eval`]: the
-//!   evaluation's weights; [`score`]: win and loss scores; [`tt`]: the transposition table.
+//!   classic evaluation's weights; [`learned`]: the learned evaluation (pattern-combination
+//!   tables fitted to self-play); [`score`]: win and loss scores; [`tt`]: the transposition table.
 //! - [`threat`]: the VCF and VCT solvers; [`heuristic`]: the one-ply fallback move.
 //!
 //! Time rules (when to stop deepening, the solvers' share of the move) are in
@@ -24,6 +25,7 @@ pub mod board;
 pub mod driver;
 pub mod eval;
 pub mod heuristic;
+pub mod learned;
 pub mod node;
 pub mod pool;
 pub mod root;
@@ -75,6 +77,77 @@ pub struct Limits {
     /// Where the main thread reports its root moves as it goes (Yixin-Board's realtime
     /// display), once an iteration is deep and the search old enough to be worth it.
     pub realtime: Option<RealtimeSink>,
+    /// The static evaluation the search uses.
+    pub evaluator: Evaluator,
+    /// How the node analysis orders moves.
+    pub ordering: MoveOrdering,
+}
+
+/// How the search orders the moves of a node (after the table's move, wins, blocks and
+/// killers, which come first either way).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MoveOrdering {
+    /// Hand-set pattern values and threat bonuses.
+    #[default]
+    Classic,
+    /// The learned weights' move scores; only with the learned evaluation (whose weights
+    /// and square codes it reads), classic otherwise.
+    Learned,
+}
+
+impl MoveOrdering {
+    /// The ordering named `name` (`classic` or `learned`).
+    pub fn named(name: &str) -> Option<MoveOrdering> {
+        match name.to_ascii_lowercase().as_str() {
+            "classic" => Some(MoveOrdering::Classic),
+            "learned" => Some(MoveOrdering::Learned),
+            _ => None,
+        }
+    }
+}
+
+/// The static evaluations a search can use; both are in one build so that they can be
+/// measured against each other (`INFO evaluator`, `pbrain-rensa --evaluator`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Evaluator {
+    /// Linear in pattern counts, hand-shaped and fitted by `tune` ([`eval`]).
+    #[default]
+    Classic,
+    /// Pattern-combination tables fitted to self-play ([`learned`]), one set per rule
+    /// family.
+    Learned(&'static learned::WeightSet),
+}
+
+impl Evaluator {
+    /// The learned weights for `rule`, None for the classic evaluation.
+    pub fn weights_for(self, rule: crate::rules::Rule) -> Option<&'static learned::LearnedWeights> {
+        match self {
+            Evaluator::Classic => None,
+            Evaluator::Learned(set) => Some(set.for_rule(rule)),
+        }
+    }
+
+    /// The learned evaluation with the weights built into the binary.
+    pub fn learned() -> Evaluator {
+        Evaluator::Learned(learned::embedded())
+    }
+
+    /// The evaluation named `name` (`classic` or `learned`, the latter with `weights`).
+    pub fn named(name: &str, weights: &'static learned::WeightSet) -> Option<Evaluator> {
+        match name.to_ascii_lowercase().as_str() {
+            "classic" => Some(Evaluator::Classic),
+            "learned" => Some(Evaluator::Learned(weights)),
+            _ => None,
+        }
+    }
+
+    /// Its name in options and messages: `classic` or `learned`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Evaluator::Classic => "classic",
+            Evaluator::Learned(_) => "learned",
+        }
+    }
 }
 
 /// What the main thread is doing at the root, for a realtime display.
@@ -121,6 +194,8 @@ impl Limits {
             blocked: Vec::new(),
             pondering: false,
             realtime: None,
+            evaluator: Evaluator::default(),
+            ordering: MoveOrdering::default(),
         }
     }
 

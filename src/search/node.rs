@@ -3,7 +3,8 @@
 //! comes from one pass over the candidates.
 
 use super::board::SearchBoard;
-use super::eval::{EvalFeatures, WEIGHTS};
+use super::eval::{EvalFeatures, EVAL_LIMIT, WEIGHTS};
+use super::learned::{self, FORBIDDEN};
 use crate::board::geometry::candidate_rows;
 use crate::board::{Board, Color, Pos};
 use crate::pattern::{Pattern, PatternCounts, Threat};
@@ -80,6 +81,8 @@ pub struct NodeAnalysis {
     /// The opponent has moves that make an open four or a double four (an open three, or
     /// two crossing closed threes, on the board).
     pub their_open_four_moves: bool,
+    /// Candidate squares forbidden to Black (renju), whichever side is to move.
+    pub fouls: Vec<Pos>,
 }
 
 /// Analyse the position for `me` to move. `out` is reused to avoid allocation.
@@ -91,7 +94,12 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
     out.their_four_moves = false;
     out.my_four_moves = false;
     out.their_open_four_moves = false;
+    out.fouls.clear();
     let opp = me.opponent();
+    let order_by: Option<&'static learned::LearnedWeights> = board
+        .learned()
+        .filter(|s| s.orders_moves())
+        .map(|s| s.weights());
     let rows = candidate_rows(board);
     let mut features = EvalFeatures::default();
     let me_fouls = rule.has_fouls_for(me);
@@ -111,6 +119,7 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
             let mut their_threat = theirs.threat();
             // Renju: Black's shapes that may be fouls are checked exactly.
             if me_fouls && my_threat != Threat::Five && black_foul(board.probe(), pos, &mine) {
+                out.fouls.push(pos);
                 // A forbidden square is no move for us, but still a square the opponent
                 // may want.
                 if their_threat >= Threat::Four {
@@ -130,6 +139,7 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
                 && black_foul(board.probe(), pos, &theirs);
             if their_forbidden {
                 their_threat = Threat::None;
+                out.fouls.push(pos);
             }
             let my_value = pattern_sum(&mine_p);
             let their_value = if their_forbidden {
@@ -169,10 +179,30 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
             }
             features.my_best = features.my_best.max(my_threat);
             features.their_best = features.their_best.max(their_threat);
-            let score = threat_bonus(my_threat)
-                + threat_bonus(their_threat) * 4 / 5
-                + my_value * 2
-                + their_value;
+            let score = match order_by {
+                // Learned: the move-choice model's scores for the square's codes (see
+                // `learned`), in thousandths of a logit, brought to the scale of the
+                // search's killer bonus (300 = one logit: a killer is worth about a factor
+                // e in the model's odds).
+                Some(w) => {
+                    let state = board.learned().expect("kept with its weights");
+                    let theirs_code = if their_forbidden {
+                        FORBIDDEN
+                    } else {
+                        state.code(pos, opp)
+                    };
+                    (w.move_mine[usize::from(state.code(pos, me))]
+                        + w.move_theirs[usize::from(theirs_code)])
+                        * 3
+                        / 10
+                }
+                None => {
+                    threat_bonus(my_threat)
+                        + threat_bonus(their_threat) * 4 / 5
+                        + my_value * 2
+                        + their_value
+                }
+            };
             out.moves.push(Candidate {
                 pos,
                 mine,
@@ -181,9 +211,48 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
             });
         }
     }
-    // Static evaluation: own shapes minus the opponent's (see `eval`).
-    out.eval = WEIGHTS.evaluate(&features);
+    out.eval = match board.learned() {
+        // Learned: the kept sums over the empty squares, the fouls coded as such, and the
+        // threat class (see `learned`).
+        Some(state) => {
+            let w = state.weights();
+            let mut eval = i64::from(state.square_sum(me));
+            for &pos in &out.fouls {
+                let c = usize::from(state.code(pos, Color::Black));
+                let f = usize::from(FORBIDDEN);
+                eval += if me == Color::Black {
+                    i64::from(w.mine[f] - w.mine[c])
+                } else {
+                    -i64::from(w.theirs[f] - w.theirs[c])
+                };
+            }
+            eval +=
+                i64::from(w.threat[learned::threat_class(features.my_best, features.their_best)]);
+            eval.clamp(i64::from(-EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
+        }
+        // Classic: own shapes minus the opponent's (see `eval`).
+        None => WEIGHTS.evaluate(&features),
+    };
     out.features = features;
+}
+
+/// The learned evaluation's features of the position `analysis` was made of (by
+/// [`analyse`] on `board` for `me`), counted from scratch: what `train` fits the weights
+/// to. Under the same weights, `features.evaluate` equals the analysis' evaluation before
+/// clamping.
+pub fn learned_features(
+    board: &SearchBoard,
+    me: Color,
+    analysis: &NodeAnalysis,
+) -> learned::LearnedFeatures {
+    learned::count_codes(
+        board,
+        board.pattern_cache(),
+        me,
+        &analysis.fouls,
+        analysis.features.my_best,
+        analysis.features.their_best,
+    )
 }
 
 /// Is the empty square `pos`, where Black would make the patterns `black`, a renju foul?
@@ -200,6 +269,85 @@ pub fn black_foul(board: &mut Board, pos: Pos, black: &PatternCounts) -> bool {
 mod tests {
     use super::*;
     use crate::pattern::PatternTables;
+
+    /// Weights with every entry random (and a leaked lifetime, as the engine's have).
+    fn random_weights(rule: Rule, seed: u64) -> &'static learned::LearnedWeights {
+        let mut next = crate::pattern::tests::xorshift(seed);
+        let mut w = learned::LearnedWeights::zero(learned::WeightFamily::of(rule));
+        for v in w.mine.iter_mut().chain(&mut w.theirs).chain(&mut w.threat) {
+            *v = (next() % 2001) as i32 - 1000;
+        }
+        Box::leak(Box::new(w))
+    }
+
+    /// Long random games in every rule and on two sizes: after every move and every take
+    /// back, the learned state kept by the search board equals a from-scratch one, and the
+    /// analysis' evaluation equals the evaluation of the features counted from scratch.
+    #[test]
+    fn the_learned_state_matches_a_recompute_after_every_move_and_undo() {
+        let mut next = crate::pattern::tests::xorshift(0x005E_ED0F_1EA4);
+        for rule in Rule::ALL {
+            for size in [15usize, 20] {
+                let weights = random_weights(rule, next());
+                let tables = PatternTables::new(rule);
+                let mut board = SearchBoard::with_weights(
+                    Board::new(size, size).unwrap(),
+                    tables,
+                    Some(weights),
+                );
+                let mut a = NodeAnalysis::default();
+                let mut played: Vec<Pos> = Vec::new();
+                let mut fouls_seen = 0;
+                for step in 0..260 {
+                    let me = if played.len().is_multiple_of(2) {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    // Mostly moves among the candidates, sometimes a take-back.
+                    if !played.is_empty() && next().is_multiple_of(5) {
+                        board.remove(played.pop().unwrap());
+                    } else {
+                        analyse(&mut board, me, rule, &mut a);
+                        let legal: Vec<Pos> = a
+                            .moves
+                            .iter()
+                            .filter(|m| m.score != i32::MIN)
+                            .map(|m| m.pos)
+                            .collect();
+                        let pos = if legal.is_empty() {
+                            Pos::new(size / 2, size / 2)
+                        } else {
+                            legal[(next() % legal.len() as u64) as usize]
+                        };
+                        if !board.is_empty(pos) {
+                            break;
+                        }
+                        board.place(pos, crate::board::Cell::Stone(me));
+                        played.push(pos);
+                    }
+                    let state = board.learned().unwrap();
+                    let diff = state.differences(&board, board.pattern_cache());
+                    assert!(diff.is_empty(), "{rule:?} {size} step {step}: {diff:?}");
+                    let me = if played.len().is_multiple_of(2) {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    analyse(&mut board, me, rule, &mut a);
+                    fouls_seen += a.fouls.len();
+                    let f = learned_features(&board, me, &a);
+                    let expected = f
+                        .evaluate(weights)
+                        .clamp(i64::from(-EVAL_LIMIT), i64::from(EVAL_LIMIT));
+                    assert_eq!(i64::from(a.eval), expected, "{rule:?} {size} step {step}");
+                }
+                if rule == Rule::Renju {
+                    assert!(fouls_seen > 0, "the renju games met forbidden squares");
+                }
+            }
+        }
+    }
 
     #[test]
     fn candidate_rows_cover_two_cells_around_stones() {

@@ -1,0 +1,518 @@
+//! `train`: fit the learned evaluation's weights (`rensa::search::learned`) to self-play
+//! data made by `selfplay`, one weight file per rule family.
+//!
+//! 1. Positions: every searched position of every game (the opening's are skipped), except
+//!    the forced ones the static evaluation never judges (a five to make or to stop, an open
+//!    four to make) and those the search already scored as won or lost. One game in ten (by
+//!    a hash of its index) is the validation set: the split is by game, so that no position
+//!    of a validation game is fitted.
+//! 2. Target: `lambda * result + (1 - lambda) * sigmoid(search score / K)`, where `K` is the
+//!    scale that best fits the classic evaluation to the results (search scores are in its
+//!    units). The classic evaluation's validation loss with that scale is printed first.
+//! 3. Fit: a logistic regression of the target on the code counts and the threat class
+//!    (cross-entropy, minibatch Adam, a little L2), printing both losses every epoch; the
+//!    weights are written in evaluation points (the logit times `K`), so that a point means
+//!    what it means to the classic evaluation and to the search's margins.
+
+use clap::Parser;
+use rensa::board::{Cell, Color};
+use rensa::pattern::PatternTables;
+use rensa::search::board::SearchBoard;
+use rensa::search::learned::{
+    code, LearnedWeights, WeightFamily, CODES, FORBIDDEN, THREAT_CLASSES,
+};
+use rensa::search::node::{analyse, learned_features, NodeAnalysis};
+use rensa::search::score::is_decisive;
+use rensa_bench::rng::Rng;
+use rensa_bench::selfplay::{self, GameRecord, NO_SCORE};
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Parser, Debug)]
+#[command(about = "Fit the learned evaluation's weights to self-play data")]
+struct Args {
+    /// Data files made by `selfplay`.
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// Folder the weight files are written to (`<family>.rnw`).
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../src/search/weights"))]
+    out_dir: PathBuf,
+    /// Rule families to fit (default: all three).
+    #[arg(long, value_delimiter = ',')]
+    families: Vec<String>,
+    /// Passes over the fitted positions.
+    #[arg(long, default_value_t = 30)]
+    epochs: usize,
+    /// Positions per Adam step.
+    #[arg(long, default_value_t = 2048)]
+    batch: usize,
+    /// Adam's first step size (in logits; it falls linearly to a tenth of this).
+    #[arg(long, default_value_t = 0.01)]
+    rate: f64,
+    /// Adam's first step size for the move scores.
+    #[arg(long, default_value_t = 0.05)]
+    move_rate: f64,
+    /// Weight of the game result in the target (the rest is the search score).
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f64,
+    /// L2 penalty per weight.
+    #[arg(long, default_value_t = 1e-6)]
+    l2: f64,
+    /// Seed of the minibatch order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Feature indices: the side to move's codes, then the opponent's, then the threat class.
+const FEATURES: usize = 2 * CODES + THREAT_CLASSES;
+
+/// One position: its sparse features (index, count; the opponent's counted negative), the
+/// result for the side to move, the search score and the classic evaluation.
+struct Sample {
+    features: Vec<(u16, i16)>,
+    /// The legal candidate moves' codes (for the side to move, for the opponent) and
+    /// their classic ordering scores; the played move first.
+    moves: Vec<(u16, u16, i32)>,
+    result: f64,
+    score: i32,
+    classic: i32,
+    validation: bool,
+}
+
+/// The positions of one game.
+fn samples_of(game: &GameRecord, out: &mut Vec<Sample>) {
+    let rule = game.rule;
+    let tables = PatternTables::new(rule);
+    let Ok(empty) = rensa::board::Board::new(usize::from(game.width), usize::from(game.height))
+    else {
+        return;
+    };
+    let mut board = SearchBoard::new(empty, tables);
+    let mut analysis = NodeAnalysis::default();
+    for (k, &(pos, score)) in game.moves.iter().enumerate() {
+        let me = if k % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if score != NO_SCORE && !is_decisive(i32::from(score)) {
+            analyse(&mut board, me, rule, &mut analysis);
+            let forced = analysis.my_five.is_some()
+                || !analysis.their_fives.is_empty()
+                || analysis.my_open_four.is_some();
+            if !forced {
+                let f = learned_features(&board, me, &analysis);
+                let codes = |m: &rensa::search::node::Candidate| {
+                    let c = |color| {
+                        if color == Color::Black && analysis.fouls.contains(&m.pos) {
+                            FORBIDDEN
+                        } else {
+                            code(&board.patterns(m.pos, color))
+                        }
+                    };
+                    (c(me), c(me.opponent()), m.score)
+                };
+                let legal = analysis.moves.iter().filter(|m| m.score != i32::MIN);
+                let mut moves: Vec<(u16, u16, i32)> = Vec::new();
+                if let Some(played) = legal.clone().find(|m| m.pos == pos) {
+                    moves.push(codes(played));
+                    moves.extend(legal.filter(|m| m.pos != pos).map(codes));
+                }
+                let mut features: Vec<(u16, i16)> =
+                    Vec::with_capacity(f.mine.len() + f.theirs.len() + 1);
+                features.extend(f.mine.iter().map(|&(c, n)| (c, n as i16)));
+                features.extend(
+                    f.theirs
+                        .iter()
+                        .map(|&(c, n)| (CODES as u16 + c, -(n as i16))),
+                );
+                features.push(((2 * CODES) as u16 + f.threat_class, 1));
+                out.push(Sample {
+                    features,
+                    moves,
+                    result: game.result_for_mover(k),
+                    score: i32::from(score),
+                    classic: analysis.eval,
+                    validation: is_validation(game.index),
+                });
+            }
+        }
+        if !board.is_empty(pos) {
+            return; // a damaged record: keep what came before
+        }
+        board.place(pos, Cell::Stone(me));
+    }
+}
+
+/// Is game `index` in the validation set? One game in ten, chosen by a hash of the index
+/// (not by the index itself, which cycles through the rules and opening kinds).
+fn is_validation(index: u32) -> bool {
+    let mut z = u64::from(index).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)) % 10 == 0
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Cross-entropy of predicting `p` for target `t` (clamped away from 0 and 1).
+fn cross_entropy(t: f64, p: f64) -> f64 {
+    let p = p.clamp(1e-12, 1.0 - 1e-12);
+    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+}
+
+/// Mean cross-entropy of the classic evaluation at scale `k` against the results.
+fn classic_result_loss(samples: &[Sample], k: f64) -> f64 {
+    let fit: Vec<&Sample> = samples.iter().filter(|s| !s.validation).collect();
+    fit.iter()
+        .map(|s| cross_entropy(s.result, sigmoid(f64::from(s.classic) / k)))
+        .sum::<f64>()
+        / fit.len().max(1) as f64
+}
+
+/// The scale that best fits the classic evaluation to the results (golden section on
+/// log K).
+fn fit_scale(samples: &[Sample]) -> f64 {
+    let (mut a, mut b) = (10f64.ln(), 50_000f64.ln());
+    let r = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let c = b - r * (b - a);
+        let d = a + r * (b - a);
+        if classic_result_loss(samples, c.exp()) < classic_result_loss(samples, d.exp()) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    ((a + b) / 2.0).exp()
+}
+
+fn target(s: &Sample, k: f64, lambda: f64) -> f64 {
+    lambda * s.result + (1.0 - lambda) * sigmoid(f64::from(s.score) / k)
+}
+
+fn logit(w: &[f64], s: &Sample) -> f64 {
+    s.features
+        .iter()
+        .map(|&(i, n)| w[usize::from(i)] * f64::from(n))
+        .sum()
+}
+
+/// Mean loss over the validation (or the fitted) positions of the model `predict`.
+fn mean_loss(
+    samples: &[Sample],
+    validation: bool,
+    k: f64,
+    lambda: f64,
+    predict: impl Fn(&Sample) -> f64,
+) -> f64 {
+    let (mut sum, mut n) = (0.0, 0usize);
+    for s in samples.iter().filter(|s| s.validation == validation) {
+        sum += cross_entropy(target(s, k, lambda), predict(s));
+        n += 1;
+    }
+    sum / n.max(1) as f64
+}
+
+fn fit_family(
+    args: &Args,
+    family: WeightFamily,
+    samples: &[Sample],
+    data_hash: u64,
+) -> LearnedWeights {
+    let fitted: Vec<usize> = (0..samples.len())
+        .filter(|&i| !samples[i].validation)
+        .collect();
+    let validation = samples.len() - fitted.len();
+    println!(
+        "{}: {} positions ({} fitted, {} validation)",
+        family.name(),
+        samples.len(),
+        fitted.len(),
+        validation
+    );
+    if fitted.is_empty() || validation == 0 {
+        eprintln!("train: no data for {}", family.name());
+        std::process::exit(2);
+    }
+    let k = fit_scale(samples);
+    let classic = |s: &Sample| sigmoid(f64::from(s.classic) / k);
+    println!(
+        "{}: scale K = {k:.1}; classic evaluation: fit loss {:.6}, validation loss {:.6}",
+        family.name(),
+        mean_loss(samples, false, k, args.lambda, classic),
+        mean_loss(samples, true, k, args.lambda, classic)
+    );
+    let mut w = vec![0.0f64; FEATURES];
+    let (mut m, mut v) = (vec![0.0f64; FEATURES], vec![0.0f64; FEATURES]);
+    let (b1, b2) = (0.9f64, 0.999f64);
+    let mut grad = vec![0.0f64; FEATURES];
+    let mut touched: Vec<usize> = Vec::new();
+    let mut order = fitted.clone();
+    let mut rng = Rng::new(args.seed);
+    let mut step = 0i32;
+    for epoch in 1..=args.epochs {
+        // The step size falls linearly to a tenth over the run, so that the last epochs
+        // settle instead of wandering with the minibatch noise.
+        let rate = args.rate * (1.0 - 0.9 * (epoch - 1) as f64 / args.epochs.max(1) as f64);
+        rng.shuffle(&mut order);
+        for batch in order.chunks(args.batch.max(1)) {
+            step += 1;
+            for &i in batch {
+                let s = &samples[i];
+                let d = sigmoid(logit(&w, s)) - target(s, k, args.lambda);
+                for &(f, n) in &s.features {
+                    let f = usize::from(f);
+                    if grad[f] == 0.0 {
+                        touched.push(f);
+                    }
+                    grad[f] += d * f64::from(n);
+                }
+            }
+            // Adam on the weights this batch touched (the others have no gradient but
+            // the penalty, which is negligible at this size).
+            let scale = 1.0 / batch.len() as f64;
+            let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
+            for &f in &touched {
+                let g = grad[f] * scale + args.l2 * w[f];
+                m[f] = b1 * m[f] + (1.0 - b1) * g;
+                v[f] = b2 * v[f] + (1.0 - b2) * g * g;
+                w[f] -= rate * (m[f] / c1) / ((v[f] / c2).sqrt() + 1e-10);
+                grad[f] = 0.0;
+            }
+            touched.clear();
+        }
+        let model = |s: &Sample| sigmoid(logit(&w, s));
+        println!(
+            "{} epoch {epoch}: fit loss {:.6}, validation loss {:.6}",
+            family.name(),
+            mean_loss(samples, false, k, args.lambda, model),
+            mean_loss(samples, true, k, args.lambda, model)
+        );
+    }
+    // In evaluation points, rounded as the engine holds them; the validation loss of the
+    // rounded table is the one the engine plays with.
+    let points = |range: std::ops::Range<usize>| -> Vec<i32> {
+        w[range].iter().map(|x| (x * k).round() as i32).collect()
+    };
+    let weights = LearnedWeights {
+        family,
+        data_hash,
+        mine: points(0..CODES),
+        // The file holds the opponent's worth as a positive number that is subtracted.
+        theirs: points(CODES..2 * CODES),
+        threat: points(2 * CODES..FEATURES),
+        move_mine: Vec::new(),
+        move_theirs: Vec::new(),
+    };
+    let rounded: Vec<f64> = weights
+        .mine
+        .iter()
+        .chain(&weights.theirs)
+        .chain(&weights.threat)
+        .map(|&p| f64::from(p) / k)
+        .collect();
+    println!(
+        "{}: learned evaluation in points: validation loss {:.6} (classic {:.6})",
+        family.name(),
+        mean_loss(samples, true, k, args.lambda, |s| sigmoid(logit(
+            &rounded, s
+        ))),
+        mean_loss(samples, true, k, args.lambda, classic)
+    );
+    weights
+}
+
+/// Move scores are stored in thousandths of a logit of the move-choice model.
+const MOVE_SCORE_SCALE: f64 = 1_000.0;
+
+/// The move-choice model's probabilities over a position's legal candidates (the played
+/// one first) under scores `w` (the side to move's codes, then the opponent's).
+fn move_probabilities(w: &[f64], moves: &[(u16, u16, i32)], out: &mut Vec<f64>) {
+    out.clear();
+    out.extend(
+        moves
+            .iter()
+            .map(|&(m, t, _)| w[usize::from(m)] + w[CODES + usize::from(t)]),
+    );
+    let top = out.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let mut sum = 0.0;
+    for v in out.iter_mut() {
+        *v = (*v - top).exp();
+        sum += *v;
+    }
+    for v in out.iter_mut() {
+        *v /= sum;
+    }
+}
+
+/// The share of positions where the highest score (ties broken against the played move)
+/// is the played move's.
+fn top1(samples: &[Sample], validation: bool, score: impl Fn(&(u16, u16, i32)) -> f64) -> f64 {
+    let (mut hit, mut n) = (0usize, 0usize);
+    for s in samples
+        .iter()
+        .filter(|s| s.validation == validation && !s.moves.is_empty())
+    {
+        let played = score(&s.moves[0]);
+        hit += usize::from(s.moves[1..].iter().all(|m| score(m) < played));
+        n += 1;
+    }
+    hit as f64 / n.max(1) as f64
+}
+
+/// Fit the move scores: a softmax over each position's legal candidates, scored by the
+/// codes of the square for both sides, trained to pick the move the search played
+/// (cross-entropy, minibatch Adam). Prints the loss and how often the top-scored move
+/// is the played one, beside the classic ordering's rate.
+fn fit_move_scores(args: &Args, family: WeightFamily, samples: &[Sample]) -> (Vec<i32>, Vec<i32>) {
+    let fitted: Vec<usize> = (0..samples.len())
+        .filter(|&i| !samples[i].validation && samples[i].moves.len() > 1)
+        .collect();
+    println!(
+        "{}: move ordering: classic scores pick the played move first in {:.1}% of validation positions",
+        family.name(),
+        100.0 * top1(samples, true, |m| f64::from(m.2))
+    );
+    let n = 2 * CODES;
+    let mut w = vec![0.0f64; n];
+    let (mut m1, mut v1) = (vec![0.0f64; n], vec![0.0f64; n]);
+    let (b1, b2) = (0.9f64, 0.999f64);
+    let mut grad = vec![0.0f64; n];
+    let mut touched: Vec<usize> = Vec::new();
+    let mut probs = Vec::new();
+    let mut order = fitted.clone();
+    let mut rng = Rng::new(args.seed ^ 0x6d6f_7665);
+    let mut step = 0i32;
+    let loss = |w: &[f64], validation: bool| {
+        let mut probs = Vec::new();
+        let (mut sum, mut k) = (0.0, 0usize);
+        for s in samples
+            .iter()
+            .filter(|s| s.validation == validation && s.moves.len() > 1)
+        {
+            move_probabilities(w, &s.moves, &mut probs);
+            sum -= probs[0].max(1e-12).ln();
+            k += 1;
+        }
+        sum / k.max(1) as f64
+    };
+    for epoch in 1..=args.epochs {
+        let rate = args.move_rate * (1.0 - 0.9 * (epoch - 1) as f64 / args.epochs.max(1) as f64);
+        rng.shuffle(&mut order);
+        for batch in order.chunks(args.batch.max(1)) {
+            step += 1;
+            for &i in batch {
+                let moves = &samples[i].moves;
+                move_probabilities(&w, moves, &mut probs);
+                for (j, &(mc, tc, _)) in moves.iter().enumerate() {
+                    let d = probs[j] - if j == 0 { 1.0 } else { 0.0 };
+                    for f in [usize::from(mc), CODES + usize::from(tc)] {
+                        if grad[f] == 0.0 {
+                            touched.push(f);
+                        }
+                        grad[f] += d;
+                    }
+                }
+            }
+            let scale = 1.0 / batch.len() as f64;
+            let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
+            for &f in &touched {
+                let g = grad[f] * scale + args.l2 * w[f];
+                m1[f] = b1 * m1[f] + (1.0 - b1) * g;
+                v1[f] = b2 * v1[f] + (1.0 - b2) * g * g;
+                w[f] -= rate * (m1[f] / c1) / ((v1[f] / c2).sqrt() + 1e-10);
+                grad[f] = 0.0;
+            }
+            touched.clear();
+        }
+        println!(
+            "{} move scores epoch {epoch}: fit loss {:.4}, validation loss {:.4}, played move first {:.1}%",
+            family.name(),
+            loss(&w, false),
+            loss(&w, true),
+            100.0 * top1(samples, true, |m| w[usize::from(m.0)] + w[CODES + usize::from(m.1)])
+        );
+    }
+    let scaled = |range: std::ops::Range<usize>| -> Vec<i32> {
+        w[range]
+            .iter()
+            .map(|x| (x * MOVE_SCORE_SCALE).round() as i32)
+            .collect()
+    };
+    (scaled(0..CODES), scaled(CODES..n))
+}
+
+fn main() {
+    let args = Args::parse();
+    let t0 = Instant::now();
+    let mut games = Vec::new();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for path in &args.data {
+        let bytes = std::fs::read(path).unwrap_or_else(|e| {
+            eprintln!("train: {}: {e}", path.display());
+            std::process::exit(2);
+        });
+        let data = selfplay::parse(&bytes).unwrap_or_else(|e| {
+            eprintln!("train: {}: {e}", path.display());
+            std::process::exit(2);
+        });
+        for &b in &bytes[..data.valid_len] {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        println!(
+            "{}: {} games ({})",
+            path.display(),
+            data.games.len(),
+            data.settings
+        );
+        games.extend(data.games);
+    }
+    let families: Vec<WeightFamily> = if args.families.is_empty() {
+        WeightFamily::ALL.to_vec()
+    } else {
+        args.families
+            .iter()
+            .map(|name| {
+                *WeightFamily::ALL
+                    .iter()
+                    .find(|f| f.name() == name)
+                    .unwrap_or_else(|| {
+                        eprintln!("train: unknown family {name:?} (freestyle, standard, renju)");
+                        std::process::exit(2);
+                    })
+            })
+            .collect()
+    };
+    println!("data hash {hash:016x}");
+    for family in families {
+        let t = Instant::now();
+        let mut samples = Vec::new();
+        for game in games.iter().filter(|g| WeightFamily::of(g.rule) == family) {
+            samples_of(game, &mut samples);
+        }
+        println!(
+            "{}: positions read in {:.1} s",
+            family.name(),
+            t.elapsed().as_secs_f64()
+        );
+        let mut weights = fit_family(&args, family, &samples, hash);
+        let (move_mine, move_theirs) = fit_move_scores(&args, family, &samples);
+        weights.move_mine = move_mine;
+        weights.move_theirs = move_theirs;
+        let path = args.out_dir.join(format!("{}.rnw", family.name()));
+        if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
+            eprintln!("train: {}: {e}", args.out_dir.display());
+            std::process::exit(2);
+        }
+        std::fs::write(&path, weights.to_bytes()).unwrap_or_else(|e| {
+            eprintln!("train: {}: {e}", path.display());
+            std::process::exit(2);
+        });
+        println!("{}: wrote {}", family.name(), path.display());
+    }
+    println!("done in {:.1} s", t0.elapsed().as_secs_f64());
+}

@@ -1,0 +1,129 @@
+//! The learned evaluation's pipeline end to end on a tiny run: `selfplay` writes games that
+//! do not depend on the thread count, resumes after an interruption (a torn last game)
+//! to the same bytes as an uninterrupted run, refuses to resume with other settings; and
+//! `train` fits weight files that the engine loads and plays with.
+
+use rensa::search::learned::{LearnedWeights, WeightFamily, WeightSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const SELFPLAY: &str = env!("CARGO_BIN_EXE_selfplay");
+const TRAIN: &str = env!("CARGO_BIN_EXE_train");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rensa-training-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn selfplay(out: &Path, games: u32, threads: u32, nodes: u32) -> String {
+    let run = Command::new(SELFPLAY)
+        .arg("--out")
+        .arg(out)
+        .args(["--games", &games.to_string(), "--nodes", &nodes.to_string()])
+        .args(["--threads", &threads.to_string(), "--seed", "5", "--quiet"])
+        .output()
+        .expect("selfplay runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&run.stdout),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(run.status.success(), "{text}");
+    text
+}
+
+#[test]
+fn self_play_is_deterministic_and_resumes_where_it_stopped() {
+    let dir = scratch("selfplay");
+    let whole = dir.join("whole.rgs");
+    selfplay(&whole, 12, 2, 400);
+    let one_thread = dir.join("one.rgs");
+    selfplay(&one_thread, 12, 1, 400);
+    let bytes = std::fs::read(&whole).unwrap();
+    assert_eq!(
+        bytes,
+        std::fs::read(&one_thread).unwrap(),
+        "threads change nothing"
+    );
+    let data = rensa_bench::selfplay::parse(&bytes).unwrap();
+    assert!(data.games.len() >= 10, "{} games", data.games.len());
+    assert_eq!(data.torn_bytes, 0);
+
+    // Interrupted: the first 7 games and part of the 8th on disk.
+    let resumed = dir.join("resumed.rgs");
+    let seven = selfplay(&resumed, 7, 2, 400);
+    assert!(seven.contains("7 new games"), "{seven}");
+    let mut partial = std::fs::read(&resumed).unwrap();
+    let eighth_start = partial.len();
+    partial.extend_from_slice(&bytes[eighth_start..eighth_start + 9]);
+    std::fs::write(&resumed, &partial).unwrap();
+    let text = selfplay(&resumed, 12, 2, 400);
+    assert!(
+        text.contains("cutting a torn last game (9 bytes)"),
+        "{text}"
+    );
+    assert!(text.contains("resuming"), "{text}");
+    assert_eq!(
+        std::fs::read(&resumed).unwrap(),
+        bytes,
+        "the same file as one run"
+    );
+
+    // Other settings: refused, the file left alone.
+    let refused = Command::new(SELFPLAY)
+        .arg("--out")
+        .arg(&resumed)
+        .args(["--games", "14", "--nodes", "500", "--seed", "5", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("other settings"));
+    assert_eq!(std::fs::read(&resumed).unwrap(), bytes);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn training_writes_weights_the_engine_loads() {
+    let dir = scratch("train");
+    let data = dir.join("data.rgs");
+    selfplay(&data, 120, 2, 300);
+    let weights = dir.join("weights");
+    let run = Command::new(TRAIN)
+        .arg(&data)
+        .arg("--out-dir")
+        .arg(&weights)
+        .args(["--epochs", "3"])
+        .output()
+        .expect("train runs");
+    let text = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(
+        run.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    for family in WeightFamily::ALL {
+        let name = family.name();
+        assert!(text.contains(&format!("{name}: scale K = ")), "{text}");
+        assert!(
+            text.contains(&format!("{name} epoch 3: fit loss")),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!(
+                "{name}: learned evaluation in points: validation loss"
+            )),
+            "{text}"
+        );
+        let bytes = std::fs::read(weights.join(format!("{name}.rnw"))).unwrap();
+        let w = LearnedWeights::from_bytes(&bytes, Some(family)).unwrap();
+        assert!(w.mine.iter().any(|&v| v != 0), "{name} learned something");
+    }
+    let set = WeightSet::from_folder(&weights).unwrap();
+    assert_eq!(
+        set.for_rule(rensa::rules::Rule::Renju).family,
+        WeightFamily::Renju
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

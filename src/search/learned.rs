@@ -1,0 +1,628 @@
+//! The learned evaluation: every empty square scored by the *combination* of its four line
+//! patterns, for both sides, from tables fitted to Rensa's own games.
+//!
+//! A square's four patterns (one per direction, [`Pattern`]), taken as an unordered set,
+//! give its *code*: one of the 715 multisets of four patterns out of ten, or
+//! [`FORBIDDEN`] for a square where Black may not play under renju. The evaluation for the
+//! side to move is
+//!
+//! ```text
+//! sum over empty squares s of mine[code(s, me)] - theirs[code(s, opponent)]
+//!   + threat[class(my strongest combination, the opponent's)]
+//! ```
+//!
+//! It is linear in the counts of codes, so the weights are fitted by a logistic regression
+//! on self-play positions (`rensa-bench`'s `train`, see `bench/README.md`). The sums over
+//! all empty squares are kept incrementally by the search board ([`LearnedState`]); the
+//! renju fouls (which need an exact check) and the threat class are added by the node
+//! analysis, which looks at every candidate square anyway.
+//!
+//! Weights come in files, one per rule family ([`WeightFamily`]), embedded in the binary
+//! ([`embedded`]) or loaded from a path ([`LearnedWeights::from_bytes`]).
+
+use crate::board::{Board, Color, Pos, CELL_SLOTS};
+use crate::pattern::{Pattern, PatternCache, Threat};
+use crate::rules::Rule;
+use std::sync::OnceLock;
+
+/// The number of square codes: 715 pattern combinations and [`FORBIDDEN`].
+pub const CODES: usize = 716;
+/// The code of a square forbidden to Black (renju).
+pub const FORBIDDEN: u16 = 715;
+/// The number of threat classes: the side to move's strongest [`Threat`] times the
+/// opponent's (eight kinds each).
+pub const THREAT_CLASSES: usize = 64;
+/// The code stored for an occupied square (worth nothing).
+const OCCUPIED: u16 = CODES as u16;
+
+/// The file's magic bytes.
+pub const MAGIC: &[u8; 8] = b"RNSAEVAL";
+/// The weight file format version this build reads and writes.
+pub const FORMAT_VERSION: u16 = 1;
+/// The feature set this build evaluates: 716 codes for each side, 64 threat classes, and
+/// 716 move-ordering scores for each side.
+pub const FEATURE_SET: u8 = 1;
+
+/// `BINOMIAL[k][n]` = C(n + k, k + 1): the terms of the combinatorial number system
+/// that ranks sorted multisets (k = 0..3 for the four sorted patterns, n = 0..9).
+const BINOMIAL: [[u16; 10]; 4] = {
+    let mut t = [[0u16; 10]; 4];
+    let mut k = 0;
+    while k < 4 {
+        let mut n = 0;
+        while n < 10 {
+            // C(n + k, k + 1) by the product formula, exact at each step (a factor of
+            // zero gives zero when n + k < k + 1).
+            let (top, r) = ((n + k) as u32, (k + 1) as u32);
+            let mut c = 1u32;
+            let mut i = 0;
+            while i < r {
+                c = if i < top { c * (top - i) / (i + 1) } else { 0 };
+                i += 1;
+            }
+            t[k][n] = c as u16;
+            n += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The code of a square whose four line patterns are `p` (in any order): the rank of the
+/// sorted multiset in the combinatorial number system, `C(a,1) + C(b+1,2) + C(c+2,3) +
+/// C(d+3,4)` for `a <= b <= c <= d`, from 0 (four dead lines) to 714 (four fives).
+/// A sorting network and a 40-entry table: no large table to miss in the cache on the
+/// search's hottest path.
+#[inline(always)]
+pub fn code(p: &[Pattern; 4]) -> u16 {
+    let [mut a, mut b, mut c, mut d] = p.map(|x| x as usize);
+    let sort = |x: &mut usize, y: &mut usize| {
+        let (lo, hi) = ((*x).min(*y), (*x).max(*y));
+        *x = lo;
+        *y = hi;
+    };
+    sort(&mut a, &mut b);
+    sort(&mut c, &mut d);
+    sort(&mut a, &mut c);
+    sort(&mut b, &mut d);
+    sort(&mut b, &mut c);
+    BINOMIAL[0][a] + BINOMIAL[1][b] + BINOMIAL[2][c] + BINOMIAL[3][d]
+}
+
+/// The threat class of a position: the side to move's strongest combination on one square
+/// and the opponent's.
+#[inline]
+pub fn threat_class(mine: Threat, theirs: Threat) -> usize {
+    mine as usize * 8 + theirs as usize
+}
+
+/// The rule families that have their own weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WeightFamily {
+    /// Five or more wins: freestyle (any size) and caro.
+    Freestyle = 0,
+    /// Exactly five: standard and caro with exact five.
+    Standard = 1,
+    /// Renju.
+    Renju = 2,
+}
+
+impl WeightFamily {
+    /// Every family, in file-code order.
+    pub const ALL: [WeightFamily; 3] = [
+        WeightFamily::Freestyle,
+        WeightFamily::Standard,
+        WeightFamily::Renju,
+    ];
+
+    /// The family whose weights a rule plays with. Caro shares freestyle's (five or more
+    /// wins there too) and exact caro standard's.
+    pub fn of(rule: Rule) -> WeightFamily {
+        match rule {
+            Rule::Freestyle | Rule::Caro => WeightFamily::Freestyle,
+            Rule::Standard | Rule::CaroExact => WeightFamily::Standard,
+            Rule::Renju => WeightFamily::Renju,
+        }
+    }
+
+    /// The family's name (also its weight file's stem).
+    pub fn name(self) -> &'static str {
+        match self {
+            WeightFamily::Freestyle => "freestyle",
+            WeightFamily::Standard => "standard",
+            WeightFamily::Renju => "renju",
+        }
+    }
+}
+
+/// One family's weights, in evaluation points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LearnedWeights {
+    /// The rule family they were fitted for.
+    pub family: WeightFamily,
+    /// A hash of the training data (recorded, not checked).
+    pub data_hash: u64,
+    /// Worth of a square's code to the side to move.
+    pub mine: Vec<i32>,
+    /// Worth of a square's code to the opponent (subtracted).
+    pub theirs: Vec<i32>,
+    /// Worth of the position's threat class.
+    pub threat: Vec<i32>,
+    /// Move ordering: how promising a move is by the code it has for the side to move…
+    pub move_mine: Vec<i32>,
+    /// … plus by the code it has for the opponent (a block).
+    pub move_theirs: Vec<i32>,
+}
+
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+impl LearnedWeights {
+    /// All weights zero (the evaluation of a model that knows nothing).
+    pub fn zero(family: WeightFamily) -> LearnedWeights {
+        LearnedWeights {
+            family,
+            data_hash: 0,
+            mine: vec![0; CODES],
+            theirs: vec![0; CODES],
+            threat: vec![0; THREAT_CLASSES],
+            move_mine: vec![0; CODES],
+            move_theirs: vec![0; CODES],
+        }
+    }
+
+    /// The file's bytes:
+    ///
+    /// ```text
+    /// "RNSAEVAL"  u16 format version  u8 family (0 freestyle, 1 standard, 2 renju)
+    /// u8 feature set  u64 data hash  u16 codes (716)  u16 threat classes (64)
+    /// i32 x codes (mine)  i32 x codes (theirs)  i32 x classes
+    /// i32 x codes (move score, mine)  i32 x codes (move score, theirs)
+    /// u64 FNV-1a of all before
+    /// ```
+    ///
+    /// All integers little-endian.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.push(self.family as u8);
+        out.push(FEATURE_SET);
+        out.extend_from_slice(&self.data_hash.to_le_bytes());
+        out.extend_from_slice(&(CODES as u16).to_le_bytes());
+        out.extend_from_slice(&(THREAT_CLASSES as u16).to_le_bytes());
+        for w in self
+            .mine
+            .iter()
+            .chain(&self.theirs)
+            .chain(&self.threat)
+            .chain(&self.move_mine)
+            .chain(&self.move_theirs)
+        {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        let check = fnv1a64(&out);
+        out.extend_from_slice(&check.to_le_bytes());
+        out
+    }
+
+    /// Read a weight file; a file of another format, feature set or family than
+    /// `expected` (when given) is refused with the reason.
+    pub fn from_bytes(
+        bytes: &[u8],
+        expected: Option<WeightFamily>,
+    ) -> Result<LearnedWeights, String> {
+        let header = 8 + 2 + 1 + 1 + 8 + 2 + 2;
+        if bytes.len() < header || &bytes[..8] != MAGIC {
+            return Err("not a Rensa weight file (bad magic)".into());
+        }
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        if version != FORMAT_VERSION {
+            return Err(format!(
+                "weight format version {version}; this build reads {FORMAT_VERSION}"
+            ));
+        }
+        let family = *WeightFamily::ALL
+            .get(usize::from(bytes[10]))
+            .ok_or_else(|| format!("unknown rule family {}", bytes[10]))?;
+        if let Some(want) = expected.filter(|&w| w != family) {
+            return Err(format!(
+                "weights for {}, but {} was asked for",
+                family.name(),
+                want.name()
+            ));
+        }
+        if bytes[11] != FEATURE_SET {
+            return Err(format!(
+                "feature set {}; this build evaluates feature set {FEATURE_SET}",
+                bytes[11]
+            ));
+        }
+        let data_hash = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+        let codes = usize::from(u16::from_le_bytes([bytes[20], bytes[21]]));
+        let classes = usize::from(u16::from_le_bytes([bytes[22], bytes[23]]));
+        if codes != CODES || classes != THREAT_CLASSES {
+            return Err(format!(
+                "{codes} codes and {classes} threat classes; this build has {CODES} and {THREAT_CLASSES}"
+            ));
+        }
+        let n = 4 * CODES + THREAT_CLASSES;
+        let end = header + 4 * n;
+        if bytes.len() != end + 8 {
+            return Err(format!(
+                "{} bytes; a weight file of this format has {}",
+                bytes.len(),
+                end + 8
+            ));
+        }
+        let check = u64::from_le_bytes(bytes[end..].try_into().expect("8 bytes"));
+        if fnv1a64(&bytes[..end]) != check {
+            return Err("the weight file is damaged (checksum mismatch)".into());
+        }
+        let values: Vec<i32> = bytes[header..end]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        Ok(LearnedWeights {
+            family,
+            data_hash,
+            mine: values[..CODES].to_vec(),
+            theirs: values[CODES..2 * CODES].to_vec(),
+            threat: values[2 * CODES..2 * CODES + THREAT_CLASSES].to_vec(),
+            move_mine: values[2 * CODES + THREAT_CLASSES..3 * CODES + THREAT_CLASSES].to_vec(),
+            move_theirs: values[3 * CODES + THREAT_CLASSES..].to_vec(),
+        })
+    }
+}
+
+/// A full set of weights: one per rule family.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightSet {
+    families: [LearnedWeights; 3],
+}
+
+impl WeightSet {
+    /// A set from one weight file per family (in [`WeightFamily::ALL`] order).
+    pub fn new(families: [LearnedWeights; 3]) -> Result<WeightSet, String> {
+        for (f, w) in WeightFamily::ALL.iter().zip(&families) {
+            if w.family != *f {
+                return Err(format!(
+                    "expected {} weights, got {}",
+                    f.name(),
+                    w.family.name()
+                ));
+            }
+        }
+        Ok(WeightSet { families })
+    }
+
+    /// The weights a rule plays with.
+    pub fn for_rule(&self, rule: Rule) -> &LearnedWeights {
+        &self.families[WeightFamily::of(rule) as usize]
+    }
+
+    /// A set read from a folder holding `freestyle.rnw`, `standard.rnw` and `renju.rnw`.
+    pub fn from_folder(folder: &std::path::Path) -> Result<WeightSet, String> {
+        let read = |f: WeightFamily| {
+            let path = folder.join(format!("{}.rnw", f.name()));
+            let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            LearnedWeights::from_bytes(&bytes, Some(f))
+                .map_err(|e| format!("{}: {e}", path.display()))
+        };
+        WeightSet::new([
+            read(WeightFamily::Freestyle)?,
+            read(WeightFamily::Standard)?,
+            read(WeightFamily::Renju)?,
+        ])
+    }
+}
+
+/// The weights built into the binary (`src/search/weights/*.rnw`, made by `train`).
+pub fn embedded() -> &'static WeightSet {
+    static SET: OnceLock<WeightSet> = OnceLock::new();
+    SET.get_or_init(|| {
+        let parse = |bytes: &[u8], f| {
+            LearnedWeights::from_bytes(bytes, Some(f))
+                .unwrap_or_else(|e| panic!("embedded {} weights: {e}", f.name()))
+        };
+        WeightSet::new([
+            parse(
+                include_bytes!("weights/freestyle.rnw"),
+                WeightFamily::Freestyle,
+            ),
+            parse(
+                include_bytes!("weights/standard.rnw"),
+                WeightFamily::Standard,
+            ),
+            parse(include_bytes!("weights/renju.rnw"), WeightFamily::Renju),
+        ])
+        .expect("the embedded files are in family order")
+    })
+}
+
+/// The learned evaluation's incremental state on a search board: every square's code for
+/// both colours and the sums of their worth over the empty squares.
+#[derive(Clone)]
+pub struct LearnedState {
+    weights: &'static LearnedWeights,
+    /// `(mine, theirs)` worth per code, with a last entry of zeros for [`OCCUPIED`]: one
+    /// load a code, no branch for occupied squares.
+    packed: Box<[[i32; 2]]>,
+    /// `codes[square][colour]`, [`OCCUPIED`] for a stone or a blocked square.
+    codes: Box<[[u16; 2]]>,
+    /// `sums[colour]`: the sums of `mine[code]` and `theirs[code]` over the empty squares.
+    sums: [[i32; 2]; 2],
+    /// The node analysis orders moves by the weights' move scores too.
+    order_moves: bool,
+}
+
+impl LearnedState {
+    /// The state of `board` from scratch (its patterns in `cache`).
+    pub fn new(board: &Board, cache: &PatternCache, weights: &'static LearnedWeights) -> Self {
+        let mut packed: Vec<[i32; 2]> = weights
+            .mine
+            .iter()
+            .zip(&weights.theirs)
+            .map(|(&m, &t)| [m, t])
+            .collect();
+        packed.push([0, 0]);
+        debug_assert_eq!(packed.len(), usize::from(OCCUPIED) + 1);
+        let mut state = LearnedState {
+            weights,
+            packed: packed.into_boxed_slice(),
+            codes: vec![[OCCUPIED; 2]; CELL_SLOTS].into_boxed_slice(),
+            sums: [[0; 2]; 2],
+            order_moves: false,
+        };
+        for pos in board.positions() {
+            state.refresh_square(board, cache, pos);
+        }
+        state
+    }
+
+    /// The weights.
+    #[inline]
+    pub fn weights(&self) -> &'static LearnedWeights {
+        self.weights
+    }
+
+    /// Order moves by the weights' move scores as well ([`super::MoveOrdering::Learned`]).
+    pub fn set_order_moves(&mut self, on: bool) {
+        self.order_moves = on;
+    }
+
+    /// Does the node analysis order moves by the weights' move scores?
+    #[inline]
+    pub fn orders_moves(&self) -> bool {
+        self.order_moves
+    }
+
+    /// Bring one square's codes and the sums up to date.
+    #[inline(always)]
+    fn refresh_square(&mut self, board: &Board, cache: &PatternCache, pos: Pos) {
+        let mut sums = self.sums;
+        self.refresh_index(board.is_empty(pos), cache, pos.index(), &mut sums);
+        self.sums = sums;
+    }
+
+    /// Bring the square with index `q` up to date, `empty` telling whether it is empty,
+    /// adding the change of worth to `sums`.
+    #[inline(always)]
+    fn refresh_index(
+        &mut self,
+        empty: bool,
+        cache: &PatternCache,
+        q: usize,
+        sums: &mut [[i32; 2]; 2],
+    ) {
+        let pos = Pos::from_index(q);
+        for color in Color::BOTH {
+            let c = color.index();
+            let old = self.codes[q][c];
+            let new = if empty {
+                code(&cache.patterns(pos, color))
+            } else {
+                OCCUPIED
+            };
+            if old != new {
+                let (o, n) = (self.packed[usize::from(old)], self.packed[usize::from(new)]);
+                sums[c][0] += n[0] - o[0];
+                sums[c][1] += n[1] - o[1];
+                self.codes[q][c] = new;
+            }
+        }
+    }
+
+    /// After a change at `pos`: refresh the cache's patterns around it and, with them,
+    /// the codes of the squares they changed and of `pos` itself.
+    #[inline(always)]
+    pub fn refresh_around(&mut self, board: &Board, cache: &mut PatternCache, pos: Pos) {
+        let mut touched = arrayvec::ArrayVec::<u16, 40>::new();
+        cache.refresh_around_noting(board, pos, |q| touched.push(q as u16));
+        let mut sums = self.sums;
+        for q in touched {
+            self.refresh_index(true, cache, usize::from(q), &mut sums);
+        }
+        self.refresh_index(board.is_empty(pos), cache, pos.index(), &mut sums);
+        self.sums = sums;
+    }
+
+    /// The code of `pos` for `color` (716, past every real code, when occupied).
+    #[inline(always)]
+    pub fn code(&self, pos: Pos, color: Color) -> u16 {
+        self.codes[pos.index()][color.index()]
+    }
+
+    /// The sum over the empty squares, for `me` to move: my codes' worth minus the
+    /// opponent's, before the fouls and the threat class.
+    #[inline]
+    pub fn square_sum(&self, me: Color) -> i32 {
+        self.sums[me.index()][0] - self.sums[me.opponent().index()][1]
+    }
+
+    /// The state compared with a from-scratch one: the differing squares and sums, for
+    /// tests.
+    pub fn differences(&self, board: &Board, cache: &PatternCache) -> Vec<String> {
+        let fresh = LearnedState::new(board, cache, self.weights);
+        let mut out = Vec::new();
+        for pos in board.positions() {
+            if self.codes[pos.index()] != fresh.codes[pos.index()] {
+                out.push(format!(
+                    "{pos}: kept {:?}, fresh {:?}",
+                    self.codes[pos.index()],
+                    fresh.codes[pos.index()]
+                ));
+            }
+        }
+        if self.sums != fresh.sums {
+            out.push(format!(
+                "sums: kept {:?}, fresh {:?}",
+                self.sums, fresh.sums
+            ));
+        }
+        out
+    }
+}
+
+/// The learned evaluation's features of one position, for training: how often each code
+/// occurs for the side to move and for the opponent (fouls already coded [`FORBIDDEN`]),
+/// and the threat class. The evaluation is `sum(mine[c] * n) - sum(theirs[c] * n) +
+/// threat[class]` over these.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LearnedFeatures {
+    /// (code, count) for the side to move, each code once.
+    pub mine: Vec<(u16, u16)>,
+    /// (code, count) for the opponent.
+    pub theirs: Vec<(u16, u16)>,
+    /// The threat class.
+    pub threat_class: u16,
+}
+
+impl LearnedFeatures {
+    /// The evaluation these features give under `w` (before clamping).
+    pub fn evaluate(&self, w: &LearnedWeights) -> i64 {
+        let side = |counts: &[(u16, u16)], table: &[i32]| -> i64 {
+            counts
+                .iter()
+                .map(|&(c, n)| i64::from(table[usize::from(c)]) * i64::from(n))
+                .sum()
+        };
+        side(&self.mine, &w.mine) - side(&self.theirs, &w.theirs)
+            + i64::from(w.threat[usize::from(self.threat_class)])
+    }
+}
+
+/// Count codes from scratch: every empty square of `board` for both colours, with the
+/// squares in `fouls` (forbidden to Black) coded [`FORBIDDEN`] for Black.
+pub fn count_codes(
+    board: &Board,
+    cache: &PatternCache,
+    me: Color,
+    fouls: &[Pos],
+    my_best: Threat,
+    their_best: Threat,
+) -> LearnedFeatures {
+    let mut mine = vec![0u16; CODES];
+    let mut theirs = vec![0u16; CODES];
+    for pos in board.empty_positions() {
+        for (color, counts) in [(me, &mut mine), (me.opponent(), &mut theirs)] {
+            let c = if color == Color::Black && fouls.contains(&pos) {
+                FORBIDDEN
+            } else {
+                code(&cache.patterns(pos, color))
+            };
+            counts[usize::from(c)] += 1;
+        }
+    }
+    let sparse = |v: Vec<u16>| {
+        v.into_iter()
+            .enumerate()
+            .filter(|&(_, n)| n > 0)
+            .map(|(c, n)| (c as u16, n))
+            .collect()
+    };
+    LearnedFeatures {
+        mine: sparse(mine),
+        theirs: sparse(theirs),
+        threat_class: threat_class(my_best, their_best) as u16,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_number_the_pattern_multisets() {
+        use Pattern::*;
+        let all = [Dead, B1, F1, B2, F2, B3, F3, B4, F4, F5];
+        let mut seen = std::collections::HashSet::new();
+        for a in all {
+            for b in all {
+                for c in all {
+                    for d in all {
+                        let k = code(&[a, b, c, d]);
+                        assert!(k < FORBIDDEN);
+                        // Any order of the same four gives the same code.
+                        assert_eq!(k, code(&[d, c, b, a]));
+                        assert_eq!(k, code(&[b, d, a, c]));
+                        seen.insert(k);
+                    }
+                }
+            }
+        }
+        assert_eq!(seen.len(), FORBIDDEN as usize, "every code is reached");
+        assert_eq!(code(&[Dead; 4]), 0);
+        assert_eq!(code(&[F5; 4]), FORBIDDEN - 1);
+        assert_ne!(code(&[F3, F3, Dead, Dead]), code(&[F3, B3, Dead, Dead]));
+    }
+
+    #[test]
+    fn weight_files_round_trip_and_bad_ones_are_refused() {
+        let mut w = LearnedWeights::zero(WeightFamily::Renju);
+        w.data_hash = 0x1234;
+        w.mine[5] = -7;
+        w.theirs[FORBIDDEN as usize] = 300;
+        w.threat[63] = 1_000_000;
+        w.move_mine[0] = 3;
+        w.move_theirs[CODES - 1] = -4;
+        let bytes = w.to_bytes();
+        assert_eq!(LearnedWeights::from_bytes(&bytes, None), Ok(w.clone()));
+        assert_eq!(
+            LearnedWeights::from_bytes(&bytes, Some(WeightFamily::Renju)),
+            Ok(w)
+        );
+        let wrong = LearnedWeights::from_bytes(&bytes, Some(WeightFamily::Freestyle));
+        assert!(wrong.unwrap_err().contains("renju"));
+        let mut damaged = bytes.clone();
+        damaged[40] ^= 4;
+        assert!(LearnedWeights::from_bytes(&damaged, None)
+            .unwrap_err()
+            .contains("checksum"));
+        let mut version = bytes.clone();
+        version[8] = 9;
+        assert!(LearnedWeights::from_bytes(&version, None)
+            .unwrap_err()
+            .contains("version 9"));
+        let mut features = bytes.clone();
+        features[11] = 2;
+        assert!(LearnedWeights::from_bytes(&features, None)
+            .unwrap_err()
+            .contains("feature set 2"));
+        assert!(LearnedWeights::from_bytes(&bytes[..100], None).is_err());
+        assert!(LearnedWeights::from_bytes(b"hello", None).is_err());
+    }
+
+    #[test]
+    fn the_embedded_weights_load() {
+        let set = embedded();
+        for rule in Rule::ALL {
+            assert_eq!(set.for_rule(rule).family, WeightFamily::of(rule));
+        }
+    }
+}
