@@ -16,6 +16,7 @@
 //! - [`records`]: the record files of a match: `.psq` and SGF (written by
 //!   `rensa::records`) and message logs;
 //! - [`report`]: progress, tables and the JSON summary;
+//! - [`journal`]: one line per finished game, so that an interrupted match resumes;
 //! - [`selfplay`]: self-play training data (the games, their file format, resuming).
 //!
 //! The engine processes themselves (spawning, the Gomocup conversation, clocks, forfeits,
@@ -25,6 +26,7 @@
 pub mod cmdline;
 pub mod config;
 pub mod game;
+pub mod journal;
 pub mod json;
 pub mod openings;
 pub mod records;

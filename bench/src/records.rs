@@ -19,23 +19,27 @@ pub struct Sinks {
 
 impl Sinks {
     /// Open the sinks: a `.psq` directory (created if needed), an SGF file and a message
-    /// log (both truncated).
+    /// log (both truncated, or appended to when `resume`).
     pub fn open(
         psq_dir: Option<&Path>,
         sgf: Option<&Path>,
         msg: Option<&Path>,
+        resume: bool,
     ) -> Result<Sinks, String> {
         let err = |p: &Path, e: io::Error| format!("{}: {e}", p.display());
+        let open = |f: &Path| {
+            if resume {
+                AppendFile::append_to(f)
+            } else {
+                AppendFile::create(f)
+            }
+        };
         Ok(Sinks {
             psq: psq_dir
                 .map(|d| PsqWriter::new(d).map_err(|e| err(d, e)))
                 .transpose()?,
-            sgf: sgf
-                .map(|f| AppendFile::create(f).map_err(|e| err(f, e)))
-                .transpose()?,
-            msg: msg
-                .map(|f| AppendFile::create(f).map_err(|e| err(f, e)))
-                .transpose()?,
+            sgf: sgf.map(|f| open(f).map_err(|e| err(f, e))).transpose()?,
+            msg: msg.map(|f| open(f).map_err(|e| err(f, e))).transpose()?,
         })
     }
 

@@ -4,6 +4,7 @@
 
 use crate::config::default_name;
 use crate::game::{play_game, GameRecord, GameSetup, Seats, Table};
+use crate::journal;
 use crate::openings::OpeningBook;
 use crate::records::Sinks;
 use crate::report::Reporter;
@@ -71,6 +72,12 @@ pub struct MatchConfig {
     pub msg: Option<PathBuf>,
     /// File for the engine I/O log.
     pub log: Option<PathBuf>,
+    /// The journal of finished games (see [`crate::journal`]), if kept.
+    pub journal: Option<PathBuf>,
+    /// Resume the match the journal records: its games count, the others are played.
+    pub resume: bool,
+    /// The seed of the openings' order (recorded in the journal's fingerprint).
+    pub opening_seed: Option<u64>,
 }
 
 impl MatchConfig {
@@ -97,6 +104,9 @@ impl MatchConfig {
             sgf: None,
             msg: None,
             log: None,
+            journal: None,
+            resume: false,
+            opening_seed: None,
         }
     }
 
@@ -479,10 +489,35 @@ pub fn run(
     let start = Instant::now();
     let schedule = config.schedule_games();
     let mut summary = Summary::new(config, names.clone(), schedule.len());
+    // The journal: a resumed match counts its games again and plays only the others.
+    let mut done = std::collections::HashSet::new();
+    let mut journal = match &config.journal {
+        None => None,
+        Some(path) => {
+            let fingerprint = journal::fingerprint(config, config.opening_seed);
+            if config.resume {
+                let (header, games) = journal::read(path, &schedule, config)?;
+                if header != fingerprint {
+                    return Err(format!(
+                        "cannot resume: {} records another match\n  journal: {header}\n  now:     {fingerprint}",
+                        path.display()
+                    ));
+                }
+                for g in games {
+                    done.insert(g.setup.id);
+                    summary.add(g);
+                }
+                Some(journal::Journal::reopen(path)?)
+            } else {
+                Some(journal::Journal::create(path, &fingerprint)?)
+            }
+        }
+    };
     let mut sinks = Sinks::open(
         config.psq_dir.as_deref(),
         config.sgf.as_deref(),
         config.msg.as_deref(),
+        config.resume,
     )?;
     let log = match &config.log {
         Some(p) => Some(Arc::new(
@@ -491,9 +526,23 @@ pub fn run(
         None => None,
     };
     reporter.start(config, &summary);
+    if !done.is_empty() {
+        println!(
+            "resumed: {} games from the journal, {} to play",
+            done.len(),
+            schedule.len() - done.len()
+        );
+    }
+    let decided = summary
+        .sprt
+        .as_ref()
+        .is_some_and(|s| s.state != SprtState::Continue);
 
     let (job_tx, job_rx) = crossbeam_channel::unbounded::<GameSetup>();
-    for g in schedule {
+    for g in schedule.into_iter().filter(|g| !done.contains(&g.id)) {
+        if decided {
+            break;
+        }
         job_tx.send(g).expect("receiver alive");
     }
     drop(job_tx);
@@ -556,6 +605,11 @@ pub fn run(
             Ok(rec) => {
                 if let Err(e) = sinks.write(&rec) {
                     summary.record_error.get_or_insert_with(|| e.to_string());
+                }
+                if let Some(j) = journal.as_mut() {
+                    if let Err(e) = j.add(&rec) {
+                        summary.record_error.get_or_insert_with(|| e.to_string());
+                    }
                 }
                 reporter.game_finished(&rec);
                 summary.add(rec);

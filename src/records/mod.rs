@@ -173,6 +173,14 @@ impl AppendFile {
         })
     }
 
+    /// Open the file to add to what it holds (created if missing): a resumed match.
+    pub fn append_to(path: &Path) -> io::Result<AppendFile> {
+        let f = OpenOptions::new().create(true).append(true).open(path)?;
+        Ok(AppendFile {
+            out: BufWriter::new(f),
+        })
+    }
+
     /// Append text and flush, so the file is usable while the match runs.
     pub fn append(&mut self, text: &str) -> io::Result<()> {
         self.out.write_all(text.as_bytes())?;

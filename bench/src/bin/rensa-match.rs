@@ -110,6 +110,11 @@ struct Cli {
     /// Write the JSON summary to this file.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Resume the interrupted match whose JSON summary is `--json` (its journal,
+    /// `FILE.journal`, records the finished games): same options, the games played
+    /// count, the rest are played, records are appended to.
+    #[arg(long, requires = "json")]
+    resume: bool,
     /// Log all engine I/O with timestamps to this file.
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
@@ -150,6 +155,15 @@ fn build(cli: &Cli, engine_words: &[Vec<String>]) -> Result<MatchConfig, String>
     config.sgf = cli.sgf.clone();
     config.msg = cli.msg.clone();
     config.log = cli.log.clone();
+    config.journal = cli.json.as_deref().map(rensa_bench::journal::path_for);
+    config.resume = cli.resume;
+    // A resumed match takes its openings' seed from the journal unless one is given.
+    let journal_seed = match (&config.journal, cli.resume) {
+        (Some(path), true) => std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| t.lines().next().and_then(rensa_bench::journal::seed_in)),
+        _ => None,
+    };
     if let Some(words) = &cli.sprt {
         let mut s = Sprt::default();
         for (k, v) in key_values(words, &["elo0", "elo1", "alpha", "beta"])? {
@@ -191,9 +205,10 @@ fn build(cli: &Cli, engine_words: &[Vec<String>]) -> Result<MatchConfig, String>
         }
         let file = file.ok_or("--openings needs file=")?;
         let (list, bad) = read_file(&file, format)?;
-        let seed = seed.unwrap_or_else(Rng::seed_from_time);
+        let seed = seed.or(journal_seed).unwrap_or_else(Rng::seed_from_time);
         if random {
             println!("openings: random order with srand={seed}");
+            config.opening_seed = Some(seed);
         }
         let mut book = OpeningBook::new(
             list,
