@@ -7,12 +7,14 @@
 //! hosts other Gomocup engines as processes (the conversation, clocks, forfeits), for the
 //! engine's front ends and for the match runner in `bench/`. [`analysis`] is the
 //! `analyse` command: a position's best lines and a searched heatmap as text, SVG and JSON.
+//! [`gui`] is the `gui` command: a board in the browser, served over local HTTP.
 
 pub mod analysis;
 pub mod bench;
 pub mod board;
 pub mod client;
 pub mod engine;
+pub mod gui;
 pub mod opening;
 pub mod pattern;
 pub mod position;

@@ -92,6 +92,27 @@ enum Mode {
     /// Analyse a position: the best lines and a searched heatmap of the moves near the
     /// stones, as text on stdout and optionally as an SVG image and JSON.
     Analyse(AnalyseArgs),
+    /// Serve a board in the browser: play Rensa (or the engine given by `--engine`) and
+    /// analyse positions. Prints the page's address; runs until interrupted.
+    Gui(GuiArgs),
+}
+
+/// The arguments of `gui`.
+#[derive(Args)]
+struct GuiArgs {
+    /// The port to listen on (default: a free one).
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// The address to listen on (default 127.0.0.1; anything else is reachable from
+    /// other machines, and a warning says so).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: std::net::IpAddr,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    open: bool,
+    /// Host this Gomocup engine (a `pbrain-*` program) instead of playing Rensa.
+    #[arg(long)]
+    engine: Option<std::path::PathBuf>,
 }
 
 /// The arguments of `analyse`; without `--pos` or `--psq` a Gomocup BOARD block is read
@@ -163,6 +184,19 @@ fn main() {
         Mode::Bench { depth } => {
             let lines = rensa::bench::run_with(depth, evaluator, ordering);
             rensa::bench::print(&lines, depth);
+        }
+        Mode::Gui(args) => {
+            let config = rensa::gui::Config {
+                host: args.host,
+                port: args.port,
+                engine: args.engine.map(|p| std::path::absolute(&p).unwrap_or(p)),
+                evaluator,
+                ordering,
+            };
+            if let Err(e) = rensa::gui::run(&config, args.open) {
+                eprintln!("pbrain-rensa gui: {e}");
+                std::process::exit(2);
+            }
         }
         Mode::Analyse(args) => {
             let request = args.request();

@@ -10,7 +10,7 @@
 //! | 2 | `shape`, `pattern` | line shapes and the pattern tables |
 //! | 3 | `search`, `timeman` | the search, its board and solvers; time rules |
 //! | 4 | `engine`, `opening`, `bench` | the facade that owns the game, swap2, the bench |
-//! | 5 | `protocol`, `client`, `analysis` | the Gomocup protocol over the facade; hosting other engines; the `analyse` command |
+//! | 5 | `protocol`, `client`, `analysis`, `gui` | the Gomocup protocol over the facade; hosting other engines; the `analyse` command; the board in the browser |
 //!
 //! `lib.rs` declares the modules and `main.rs` is the binary: both stand above all layers.
 
@@ -35,6 +35,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("protocol", 5),
     ("client", 5),
     ("analysis", 5),
+    ("gui", 5),
 ];
 
 fn layer_of(module: &str) -> Option<u32> {
@@ -183,6 +184,9 @@ fn imports_point_down_the_layers_and_close_no_cycle() {
     // The scan found the imports it is meant to judge.
     assert!(graph.get("search").is_some_and(|s| s.contains("board")));
     assert!(graph.get("protocol").is_some_and(|s| s.contains("engine")));
+    assert!(graph
+        .get("gui")
+        .is_some_and(|s| s.contains("engine") && s.contains("client")));
 }
 
 #[test]
@@ -197,4 +201,26 @@ fn the_scanner_reads_grouped_and_nested_imports() {
         names,
         ["board", "rules", "pattern", "search", "engine", "timeman"]
     );
+}
+
+#[test]
+fn the_core_knows_nothing_of_http() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    for file in &files {
+        let Some(module) = module_of(&src, file) else {
+            continue;
+        };
+        if layer_of(&module).is_some_and(|l| l < 5) {
+            let text = std::fs::read_to_string(file).unwrap();
+            for word in ["tiny_http", "serde"] {
+                assert!(
+                    !text.contains(word),
+                    "{}: the engine core uses `{word}`",
+                    file.display()
+                );
+            }
+        }
+    }
 }
