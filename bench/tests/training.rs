@@ -51,10 +51,19 @@ fn self_play_is_deterministic_and_resumes_where_it_stopped() {
     assert!(data.games.len() >= 10, "{} games", data.games.len());
     assert_eq!(data.torn_bytes, 0);
 
-    // Interrupted: the first 7 games and part of the 8th on disk.
+    // Interrupted: the schedule's first 7 games (those whose start fits) and part of the
+    // next one on disk.
     let resumed = dir.join("resumed.rgs");
     let seven = selfplay(&resumed, 7, 2, 400);
-    assert!(seven.contains("7 new games"), "{seven}");
+    let kept = rensa_bench::selfplay::read(&resumed).unwrap().games;
+    assert!(
+        !kept.is_empty() && kept.iter().all(|g| g.index < 7),
+        "{seven}"
+    );
+    assert!(
+        seven.contains(&format!("{} new games", kept.len())),
+        "{seven}"
+    );
     let mut partial = std::fs::read(&resumed).unwrap();
     let eighth_start = partial.len();
     partial.extend_from_slice(&bytes[eighth_start..eighth_start + 9]);

@@ -400,7 +400,7 @@ impl Session {
 
     /// Use `evaluator` and `ordering` for every later search (the command line's choice).
     pub fn set_evaluator(&mut self, evaluator: Evaluator, ordering: MoveOrdering) {
-        if let Evaluator::Learned(set) = evaluator {
+        if let Evaluator::Learned(set) | Evaluator::Auto(set) = evaluator {
             self.weights = set;
         }
         let options = self.game.engine_mut().options_mut();
