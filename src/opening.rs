@@ -7,7 +7,7 @@
 
 use crate::board::{Color, Pos};
 use crate::position::Position;
-use crate::search::heuristic::{instant_move, score_moves};
+use crate::search::movescore::{instant_move, judge as static_judge, scored_moves};
 
 /// An answer to a Swap2 step.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,20 +20,15 @@ pub enum Swap2Answer {
     Swap,
 }
 
-/// How far from balance (in heuristic units) a position may be before one side is clearly
-/// better.
+/// How far from balance (in evaluation points, about 3000 to a logit of the win
+/// probability) a position may be before one side is clearly better: half a logit, about
+/// 62 % against 38 %.
 const BALANCE_MARGIN: i64 = 1_500;
 
-/// Judge a position for the side to move: its best move's value minus the opponent's best
-/// reply threat (both from the move heuristic). Positive favours the side to move.
+/// Judge a position for the side to move: the search's static evaluation (see
+/// [`crate::search::movescore::judge`]). Positive favours the side to move.
 pub fn judge(position: &Position) -> i64 {
-    let mut p = position.clone();
-    let Some(mine) = instant_move(&mut p) else {
-        return 0;
-    };
-    p.play(mine.pos);
-    let theirs = instant_move(&mut p).map_or(0, |m| m.score);
-    mine.score - theirs
+    static_judge(position)
 }
 
 /// Step one: three opening stones (black, white, black) near the centre, chosen among a few
@@ -85,18 +80,18 @@ pub fn answer_three(position: &Position) -> Swap2Answer {
     }
     let mut p = position.clone();
     if value > BALANCE_MARGIN {
-        if let Some(m) = instant_move(&mut p) {
+        if let Some(m) = instant_move(&p) {
             return Swap2Answer::Move(m.pos);
         }
     }
     // Balance: White's most natural move, then the Black reply that keeps the judgement
     // closest to even.
-    let Some(fourth) = instant_move(&mut p) else {
+    let Some(fourth) = instant_move(&p) else {
         return Swap2Answer::Swap;
     };
     p.play(fourth.pos);
     let mut best: Option<(i64, Pos)> = None;
-    for candidate in score_moves(&mut p).into_iter().take(12) {
+    for candidate in scored_moves(&p).into_iter().take(12) {
         p.play(candidate.pos);
         let imbalance = judge(&p).abs();
         p.undo();
@@ -117,8 +112,8 @@ pub fn answer_five(position: &Position) -> Swap2Answer {
     if judge(position) < 0 {
         return Swap2Answer::Swap;
     }
-    let mut p = position.clone();
-    match instant_move(&mut p) {
+    let p = position.clone();
+    match instant_move(&p) {
         Some(m) => Swap2Answer::Move(m.pos),
         None => Swap2Answer::Swap,
     }

@@ -10,7 +10,7 @@ use crate::board::Pos;
 use crate::pattern::PatternTables;
 use crate::position::Position;
 use crate::search::board::SearchBoard;
-use crate::search::heuristic::instant_move;
+use crate::search::movescore;
 use crate::search::node::{analyse, NodeAnalysis};
 use crate::search::tt::{TranspositionTable, MIN_TABLE_BYTES};
 use crate::search::AlphaBetaSearcher;
@@ -233,24 +233,15 @@ impl Engine {
         Self::forced_in(&Self::root_analysis(position))
     }
 
-    /// The instant move for a position (a five if there is one, else a block of the
-    /// opponent's five, else the heuristic's choice). None on a full board.
+    /// The instant move for a position: a five if there is one, else a block of the
+    /// opponent's five, else the move scorer's choice ([`movescore::instant_move`]). None
+    /// when no square is legal.
     pub fn instant_move(position: &Position) -> Option<Pos> {
         let a = Self::root_analysis(position);
         if let Some(forced) = Self::forced_in(&a) {
             return Some(forced);
         }
-        if let Some(best) = a
-            .moves
-            .iter()
-            .filter(|m| m.score != i32::MIN)
-            .max_by(|x, y| x.score.cmp(&y.score).then(y.pos.cmp(&x.pos)))
-        {
-            return Some(best.pos);
-        }
-        // Nothing legal near the stones: the slower heuristic looks at the whole board.
-        let mut scratch = position.clone();
-        instant_move(&mut scratch).map(|m| m.pos)
+        movescore::instant_move(position).map(|m| m.pos)
     }
 
     /// Start searching `position` (which must have an empty square) on a new thread.

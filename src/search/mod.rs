@@ -15,7 +15,8 @@
 //!   node's candidates (patterns, threats, evaluation, ordering scores); [`eval`]: the
 //!   classic evaluation's weights; [`learned`]: the learned evaluation (pattern-combination
 //!   tables fitted to self-play); [`score`]: win and loss scores; [`tt`]: the transposition table.
-//! - [`threat`]: the VCF and VCT solvers; [`heuristic`]: the one-ply fallback move.
+//! - [`threat`]: the VCF and VCT solvers; [`movescore`]: the one-ply move scorer (the
+//!   fallback move, Swap2's judgements), the search's own node analysis.
 //!
 //! Time rules (when to stop deepening, the solvers' share of the move) are in
 //! [`crate::timeman`]; the clock a search reads may move while it runs.
@@ -24,8 +25,8 @@ pub mod alphabeta;
 pub mod board;
 pub mod driver;
 pub mod eval;
-pub mod heuristic;
 pub mod learned;
+pub mod movescore;
 pub mod node;
 pub mod pool;
 pub mod root;
