@@ -576,35 +576,19 @@ fn parse_info(rest: &str) -> Command {
         "time_increment" => Info::TimeIncrement,
         "strength" => Info::Strength,
         "seed" => Info::Seed,
-        "level" => {
+        // Keys whose value is text (the rest of the line): an empty one is unusable.
+        "level" | "folder" | "evaluator" | "ordering" | "weights" => {
             if value.is_empty() {
                 return bad_value(key, value);
             }
-            return Command::Info(Info::Level(value.to_owned()));
-        }
-        "folder" => {
-            if value.is_empty() {
-                return bad_value(key, value);
-            }
-            return Command::Info(Info::Folder(value.to_owned()));
-        }
-        "evaluator" => {
-            if value.is_empty() {
-                return bad_value(key, value);
-            }
-            return Command::Info(Info::Evaluator(value.to_owned()));
-        }
-        "ordering" => {
-            if value.is_empty() {
-                return bad_value(key, value);
-            }
-            return Command::Info(Info::Ordering(value.to_owned()));
-        }
-        "weights" => {
-            if value.is_empty() {
-                return bad_value(key, value);
-            }
-            return Command::Info(Info::Weights(value.to_owned()));
+            let text_ctor: fn(String) -> Info = match key.as_str() {
+                "level" => Info::Level,
+                "folder" => Info::Folder,
+                "evaluator" => Info::Evaluator,
+                "ordering" => Info::Ordering,
+                _ => Info::Weights,
+            };
+            return Command::Info(text_ctor(value.to_owned()));
         }
         "evaluate" => {
             return match parse_coord(value) {
