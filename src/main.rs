@@ -50,8 +50,8 @@ impl Cli {
     fn evaluator(&self) -> Evaluator {
         let weights: &'static WeightSet = match &self.weights {
             None => learned::embedded(),
-            Some(path) => match learned::WeightSet::from_folder(&relative_to_exe(path)) {
-                Ok(set) => Box::leak(Box::new(set)),
+            Some(path) => match WeightSet::load(path) {
+                Ok(set) => set,
                 Err(e) => {
                     eprintln!("pbrain-rensa: --weights: {e}");
                     std::process::exit(2);
@@ -67,16 +67,6 @@ impl Cli {
             }),
         }
     }
-}
-
-/// `path` as given when absolute, else from the executable's folder.
-fn relative_to_exe(path: &str) -> std::path::PathBuf {
-    let path = std::path::Path::new(path);
-    if path.is_absolute() {
-        return path.to_path_buf();
-    }
-    let exe = std::env::current_exe().unwrap_or_default();
-    exe.parent().unwrap_or(std::path::Path::new(".")).join(path)
 }
 
 #[derive(Subcommand)]

@@ -7,11 +7,9 @@ pub mod game;
 pub mod level;
 
 use crate::board::Pos;
-use crate::pattern::PatternTables;
 use crate::position::Position;
-use crate::search::board::SearchBoard;
 use crate::search::movescore;
-use crate::search::node::{analyse, NodeAnalysis};
+use crate::search::node::NodeAnalysis;
 use crate::search::tt::{TranspositionTable, MIN_TABLE_BYTES};
 use crate::search::AlphaBetaSearcher;
 use crate::search::{Evaluator, Limits, MoveOrdering, SearchInfo, SearchOutcome, Searcher};
@@ -207,16 +205,6 @@ impl Engine {
         }
     }
 
-    /// One pass of the node analysis (pattern tables) for the side to move: tens of
-    /// microseconds.
-    fn root_analysis(position: &Position) -> NodeAnalysis {
-        let tables = PatternTables::new(position.rule());
-        let mut board = SearchBoard::new(position.board().clone(), tables);
-        let mut a = NodeAnalysis::default();
-        analyse(&mut board, position.to_move(), position.rule(), &mut a);
-        a
-    }
-
     /// The move the side to move must play, if any: its own five, else a (legal) block
     /// of the opponent's five.
     fn forced_in(a: &NodeAnalysis) -> Option<Pos> {
@@ -230,17 +218,13 @@ impl Engine {
     /// The move the side to move must play, if any: a five of its own, else the block of
     /// the opponent's five.
     pub fn forced_move(position: &Position) -> Option<Pos> {
-        Self::forced_in(&Self::root_analysis(position))
+        Self::forced_in(&movescore::analysis(position))
     }
 
-    /// The instant move for a position: a five if there is one, else a block of the
-    /// opponent's five, else the move scorer's choice ([`movescore::instant_move`]). None
-    /// when no square is legal.
+    /// The instant move for a position: the move scorer's choice
+    /// ([`movescore::instant_move`]: a five if there is one, else a block of the opponent's
+    /// five, else the best-scored move). None when no square is legal.
     pub fn instant_move(position: &Position) -> Option<Pos> {
-        let a = Self::root_analysis(position);
-        if let Some(forced) = Self::forced_in(&a) {
-            return Some(forced);
-        }
         movescore::instant_move(position).map(|m| m.pos)
     }
 

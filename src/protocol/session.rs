@@ -384,16 +384,7 @@ impl Session {
     /// the executable's folder, since managers start engines from anywhere. On success
     /// the engine plays with them; on failure nothing changes.
     pub fn load_weights(&mut self, path: &str) -> Result<(), String> {
-        let path = std::path::Path::new(path);
-        let folder = if path.is_absolute() {
-            path.to_path_buf()
-        } else {
-            let exe = std::env::current_exe().map_err(|e| format!("no executable path: {e}"))?;
-            exe.parent().unwrap_or(std::path::Path::new(".")).join(path)
-        };
-        let set = learned::WeightSet::from_folder(&folder)?;
-        // Loaded once or twice a session at most: a few kilobytes kept for its rest.
-        self.weights = Box::leak(Box::new(set));
+        self.weights = learned::WeightSet::load(path)?;
         self.game.engine_mut().options_mut().evaluator = Evaluator::Learned(self.weights);
         Ok(())
     }

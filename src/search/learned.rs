@@ -306,6 +306,21 @@ impl WeightSet {
         &self.families[WeightFamily::of(rule) as usize]
     }
 
+    /// The set in the folder `path` (`INFO weights`, `--weights`): relative paths are
+    /// taken from the executable's folder, since managers start engines from anywhere.
+    /// Kept for the rest of the process (a few kilobytes, loaded once or twice at most).
+    pub fn load(path: &str) -> Result<&'static WeightSet, String> {
+        let path = std::path::Path::new(path);
+        let folder = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            let exe = std::env::current_exe().map_err(|e| format!("no executable path: {e}"))?;
+            exe.parent().unwrap_or(std::path::Path::new(".")).join(path)
+        };
+        let set = WeightSet::from_folder(&folder)?;
+        Ok(Box::leak(Box::new(set)))
+    }
+
     /// A set read from a folder holding `freestyle.rnw`, `standard.rnw` and `renju.rnw`.
     pub fn from_folder(folder: &std::path::Path) -> Result<WeightSet, String> {
         let read = |f: WeightFamily| {
