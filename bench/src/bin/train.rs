@@ -63,6 +63,63 @@ struct Args {
     seed: u64,
 }
 
+/// Minibatch Adam over a sparse gradient: only the weights a batch touched move (the
+/// others have no gradient but the L2 penalty, negligible at this size).
+struct SparseAdam {
+    w: Vec<f64>,
+    m: Vec<f64>,
+    v: Vec<f64>,
+    grad: Vec<f64>,
+    touched: Vec<usize>,
+    steps: i32,
+}
+
+impl SparseAdam {
+    const B1: f64 = 0.9;
+    const B2: f64 = 0.999;
+
+    fn new(n: usize) -> SparseAdam {
+        SparseAdam {
+            w: vec![0.0; n],
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            grad: vec![0.0; n],
+            touched: Vec::new(),
+            steps: 0,
+        }
+    }
+
+    /// Add `g` to weight `f`'s gradient in the current batch.
+    fn add(&mut self, f: usize, g: f64) {
+        if self.grad[f] == 0.0 {
+            self.touched.push(f);
+        }
+        self.grad[f] += g;
+    }
+
+    /// One step with the batch's mean gradient (`scale` = 1 / batch size) at step size
+    /// `rate`, and clear the batch.
+    fn step(&mut self, rate: f64, scale: f64, l2: f64) {
+        self.steps += 1;
+        let (b1, b2) = (Self::B1, Self::B2);
+        let (c1, c2) = (1.0 - b1.powi(self.steps), 1.0 - b2.powi(self.steps));
+        for &f in &self.touched {
+            let g = self.grad[f] * scale + l2 * self.w[f];
+            self.m[f] = b1 * self.m[f] + (1.0 - b1) * g;
+            self.v[f] = b2 * self.v[f] + (1.0 - b2) * g * g;
+            self.w[f] -= rate * (self.m[f] / c1) / ((self.v[f] / c2).sqrt() + 1e-10);
+            self.grad[f] = 0.0;
+        }
+        self.touched.clear();
+    }
+}
+
+/// The step size of `epoch` (from 1): falling linearly from `first` to a tenth of it over
+/// the run, so that the last epochs settle instead of wandering with the minibatch noise.
+fn epoch_rate(first: f64, epoch: usize, epochs: usize) -> f64 {
+    first * (1.0 - 0.9 * (epoch - 1) as f64 / epochs.max(1) as f64)
+}
+
 /// Feature indices: the side to move's codes, then the opponent's, then the threat class.
 const FEATURES: usize = 2 * CODES + THREAT_CLASSES;
 
@@ -245,45 +302,23 @@ fn fit_family(
         mean_loss(samples, false, k, args.lambda, classic),
         mean_loss(samples, true, k, args.lambda, classic)
     );
-    let mut w = vec![0.0f64; FEATURES];
-    let (mut m, mut v) = (vec![0.0f64; FEATURES], vec![0.0f64; FEATURES]);
-    let (b1, b2) = (0.9f64, 0.999f64);
-    let mut grad = vec![0.0f64; FEATURES];
-    let mut touched: Vec<usize> = Vec::new();
+    let mut adam = SparseAdam::new(FEATURES);
     let mut order = fitted.clone();
     let mut rng = Rng::new(args.seed);
-    let mut step = 0i32;
     for epoch in 1..=args.epochs {
-        // The step size falls linearly to a tenth over the run, so that the last epochs
-        // settle instead of wandering with the minibatch noise.
-        let rate = args.rate * (1.0 - 0.9 * (epoch - 1) as f64 / args.epochs.max(1) as f64);
+        let rate = epoch_rate(args.rate, epoch, args.epochs);
         rng.shuffle(&mut order);
         for batch in order.chunks(args.batch.max(1)) {
-            step += 1;
             for &i in batch {
                 let s = &samples[i];
-                let d = sigmoid(logit(&w, s)) - target(s, k, args.lambda);
+                let d = sigmoid(logit(&adam.w, s)) - target(s, k, args.lambda);
                 for &(f, n) in &s.features {
-                    let f = usize::from(f);
-                    if grad[f] == 0.0 {
-                        touched.push(f);
-                    }
-                    grad[f] += d * f64::from(n);
+                    adam.add(usize::from(f), d * f64::from(n));
                 }
             }
-            // Adam on the weights this batch touched (the others have no gradient but
-            // the penalty, which is negligible at this size).
-            let scale = 1.0 / batch.len() as f64;
-            let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
-            for &f in &touched {
-                let g = grad[f] * scale + args.l2 * w[f];
-                m[f] = b1 * m[f] + (1.0 - b1) * g;
-                v[f] = b2 * v[f] + (1.0 - b2) * g * g;
-                w[f] -= rate * (m[f] / c1) / ((v[f] / c2).sqrt() + 1e-10);
-                grad[f] = 0.0;
-            }
-            touched.clear();
+            adam.step(rate, 1.0 / batch.len() as f64, args.l2);
         }
+        let w = &adam.w;
         let model = |s: &Sample| sigmoid(logit(&w, s));
         println!(
             "{} epoch {epoch}: fit loss {:.6}, validation loss {:.6}",
@@ -294,6 +329,7 @@ fn fit_family(
     }
     // In evaluation points, rounded as the engine holds them; the validation loss of the
     // rounded table is the one the engine plays with.
+    let w = &adam.w;
     let points = |range: std::ops::Range<usize>| -> Vec<i32> {
         w[range].iter().map(|x| (x * k).round() as i32).collect()
     };
@@ -377,15 +413,10 @@ fn fit_move_scores(args: &Args, family: WeightFamily, samples: &[Sample]) -> (Ve
         100.0 * top1(samples, true, |m| f64::from(m.2))
     );
     let n = 2 * CODES;
-    let mut w = vec![0.0f64; n];
-    let (mut m1, mut v1) = (vec![0.0f64; n], vec![0.0f64; n]);
-    let (b1, b2) = (0.9f64, 0.999f64);
-    let mut grad = vec![0.0f64; n];
-    let mut touched: Vec<usize> = Vec::new();
+    let mut adam = SparseAdam::new(n);
     let mut probs = Vec::new();
     let mut order = fitted.clone();
     let mut rng = Rng::new(args.seed ^ 0x6d6f_7665);
-    let mut step = 0i32;
     let loss = |w: &[f64], validation: bool| {
         let mut probs = Vec::new();
         let (mut sum, mut k) = (0.0, 0usize);
@@ -400,34 +431,21 @@ fn fit_move_scores(args: &Args, family: WeightFamily, samples: &[Sample]) -> (Ve
         sum / k.max(1) as f64
     };
     for epoch in 1..=args.epochs {
-        let rate = args.move_rate * (1.0 - 0.9 * (epoch - 1) as f64 / args.epochs.max(1) as f64);
+        let rate = epoch_rate(args.move_rate, epoch, args.epochs);
         rng.shuffle(&mut order);
         for batch in order.chunks(args.batch.max(1)) {
-            step += 1;
             for &i in batch {
                 let moves = &samples[i].moves;
-                move_probabilities(&w, moves, &mut probs);
+                move_probabilities(&adam.w, moves, &mut probs);
                 for (j, &(mc, tc, _)) in moves.iter().enumerate() {
                     let d = probs[j] - if j == 0 { 1.0 } else { 0.0 };
-                    for f in [usize::from(mc), CODES + usize::from(tc)] {
-                        if grad[f] == 0.0 {
-                            touched.push(f);
-                        }
-                        grad[f] += d;
-                    }
+                    adam.add(usize::from(mc), d);
+                    adam.add(CODES + usize::from(tc), d);
                 }
             }
-            let scale = 1.0 / batch.len() as f64;
-            let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
-            for &f in &touched {
-                let g = grad[f] * scale + args.l2 * w[f];
-                m1[f] = b1 * m1[f] + (1.0 - b1) * g;
-                v1[f] = b2 * v1[f] + (1.0 - b2) * g * g;
-                w[f] -= rate * (m1[f] / c1) / ((v1[f] / c2).sqrt() + 1e-10);
-                grad[f] = 0.0;
-            }
-            touched.clear();
+            adam.step(rate, 1.0 / batch.len() as f64, args.l2);
         }
+        let w = &adam.w;
         println!(
             "{} move scores epoch {epoch}: fit loss {:.4}, validation loss {:.4}, played move first {:.1}%",
             family.name(),
@@ -436,6 +454,7 @@ fn fit_move_scores(args: &Args, family: WeightFamily, samples: &[Sample]) -> (Ve
             100.0 * top1(samples, true, |m| w[usize::from(m.0)] + w[CODES + usize::from(m.1)])
         );
     }
+    let w = &adam.w;
     let scaled = |range: std::ops::Range<usize>| -> Vec<i32> {
         w[range]
             .iter()
