@@ -319,7 +319,7 @@ fn fit_family(
             adam.step(rate, 1.0 / batch.len() as f64, args.l2);
         }
         let w = &adam.w;
-        let model = |s: &Sample| sigmoid(logit(&w, s));
+        let model = |s: &Sample| sigmoid(logit(w, s));
         println!(
             "{} epoch {epoch}: fit loss {:.6}, validation loss {:.6}",
             family.name(),
@@ -449,8 +449,8 @@ fn fit_move_scores(args: &Args, family: WeightFamily, samples: &[Sample]) -> (Ve
         println!(
             "{} move scores epoch {epoch}: fit loss {:.4}, validation loss {:.4}, played move first {:.1}%",
             family.name(),
-            loss(&w, false),
-            loss(&w, true),
+            loss(w, false),
+            loss(w, true),
             100.0 * top1(samples, true, |m| w[usize::from(m.0)] + w[CODES + usize::from(m.1)])
         );
     }
