@@ -178,19 +178,31 @@ async fn new_game(c: &Client, rule: &str, size: (usize, usize), players: &str) {
     set_field(c, "#new-time", "2").await;
     set_field(c, "#new-seed", "11").await;
     click(c, "#new-start").await;
-    wait_for(
+    // The new state may arrive by the event stream before the request's answer closes
+    // the dialog: wait for both.
+    let selector = format!(
+        "body[data-rule='{rule}'][data-ply='0'] svg#board[data-width='{}'][data-height='{}']",
+        size.0, size.1
+    );
+    wait_until(
         c,
         &format!(
-            "body[data-rule='{rule}'][data-ply='0'] svg#board[data-width='{}'][data-height='{}']",
-            size.0, size.1
+            "document.querySelector({selector:?}) && !document.getElementById('new-dialog').open"
         ),
     )
     .await;
-    let open = c
-        .execute("return document.getElementById('new-dialog').open;", vec![])
+    let error_hidden = c
+        .execute(
+            "return document.getElementById('new-error').hidden;",
+            vec![],
+        )
         .await
         .unwrap();
-    assert_eq!(open, json!(false), "the dialog closes");
+    assert_eq!(
+        error_hidden,
+        json!(true),
+        "the new game is refused by no error"
+    );
 }
 
 /// The stones on the page: (x, y) by move number.
