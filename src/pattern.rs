@@ -435,17 +435,18 @@ impl PatternCache {
     /// Recompute the empty squares whose keys a change at `pos` touched: those within five
     /// cells of it on each of its lines (`board` already shows the change).
     pub fn refresh_around(&mut self, board: &Board, pos: Pos) {
-        self.refresh_around_noting(board, pos, |_| {});
+        self.refresh_around_noting(board, pos, |_, _, _, _, _| {});
     }
 
-    /// [`PatternCache::refresh_around`], calling `touched` with the index of every square
-    /// whose patterns changed (each once: the lines through `pos` share no other square).
+    /// [`PatternCache::refresh_around`], calling `changed(square index, colour index,
+    /// direction index, old pattern, new pattern)` for every pattern that changed (each
+    /// square at most once a colour: the lines through `pos` share no other square).
     #[inline(always)]
     pub fn refresh_around_noting(
         &mut self,
         board: &Board,
         pos: Pos,
-        mut touched: impl FnMut(usize),
+        mut changed: impl FnMut(usize, usize, usize, Pattern, Pattern),
     ) {
         for dir in Direction::ALL {
             let r = board.line_ref(pos, dir);
@@ -462,15 +463,13 @@ impl PatternCache {
                 }
                 // A cell `offset` steps along the line (square indices are y * 32 + x).
                 let q = (pos.index() as isize + offset as isize * step) as usize;
-                let mut changed = false;
                 for color in Color::BOTH {
                     let new = self.tables.of_key(color, line.key(color, bit as u32));
                     let cell = &mut self.cells[q][color.index()][dir as usize];
-                    changed |= *cell != new;
-                    *cell = new;
-                }
-                if changed {
-                    touched(q);
+                    if *cell != new {
+                        changed(q, color.index(), dir as usize, *cell, new);
+                        *cell = new;
+                    }
                 }
             }
         }

@@ -100,6 +100,7 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
         .learned()
         .filter(|s| s.orders_moves())
         .map(|s| s.weights());
+    let learned_eval = board.learned().is_some();
     let rows = candidate_rows(board);
     let mut features = EvalFeatures::default();
     let me_fouls = rule.has_fouls_for(me);
@@ -122,7 +123,7 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
                 out.fouls.push(pos);
                 // A forbidden square is no move for us, but still a square the opponent
                 // may want.
-                if their_threat >= Threat::Four {
+                if !learned_eval && their_threat >= Threat::Four {
                     features.add_theirs(&theirs_p);
                 }
                 out.moves.push(Candidate {
@@ -141,15 +142,12 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
                 their_threat = Threat::None;
                 out.fouls.push(pos);
             }
-            let my_value = pattern_sum(&mine_p);
-            let their_value = if their_forbidden {
-                0
-            } else {
-                pattern_sum(&theirs_p)
-            };
-            features.add_mine(&mine_p);
-            if !their_forbidden {
-                features.add_theirs(&theirs_p);
+            // The classic evaluation's pattern counts (the learned one keeps its own sums).
+            if !learned_eval {
+                features.add_mine(&mine_p);
+                if !their_forbidden {
+                    features.add_theirs(&theirs_p);
+                }
             }
             if my_threat != Threat::None && mine.f4 + mine.b4 > 0 {
                 out.my_four_moves = true;
@@ -197,9 +195,14 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
                         / 10
                 }
                 None => {
+                    let their_value = if their_forbidden {
+                        0
+                    } else {
+                        pattern_sum(&theirs_p)
+                    };
                     threat_bonus(my_threat)
                         + threat_bonus(their_threat) * 4 / 5
-                        + my_value * 2
+                        + pattern_sum(&mine_p) * 2
                         + their_value
                 }
             };
