@@ -107,16 +107,21 @@ pub fn multi_pv_line(info: &SearchInfo) -> String {
     )
 }
 
+/// The scores' logistic scale: a score of `WIN_RATE_SCALE` is a 73 % winning chance.
+/// `train` fits it to the results of Rensa's self-play games (`bench/README.md`): K =
+/// 3108 freestyle, 3002 standard, 2764 renju on 729,177 positions.
+pub const WIN_RATE_SCALE: f64 = 3000.0;
+
 /// A winning probability for the side to move in [0, 1] from a score, for `INFO
-/// WINRATE`: a logistic curve with 50 % at 0 and about 73 % at one stone (100), the
-/// evaluation's scale; proven wins and losses give 1 and 0.
+/// WINRATE` and the board's graph: a logistic curve with 50 % at 0 and 73 % at
+/// [`WIN_RATE_SCALE`]; proven wins and losses give 1 and 0.
 pub fn win_rate(score: i32) -> f64 {
     if score >= WIN_BOUND {
         1.0
     } else if score <= -WIN_BOUND {
         0.0
     } else {
-        1.0 / (1.0 + (-f64::from(score) / 100.0).exp())
+        1.0 / (1.0 + (-f64::from(score) / WIN_RATE_SCALE).exp())
     }
 }
 
@@ -199,6 +204,7 @@ mod tests {
         assert!(block.contains(&"INFO EVAL +M3".to_string()));
         assert!(block.contains(&"INFO WINRATE 1.0000".to_string()));
         assert!(block.contains(&"INFO SPEED 5000".to_string()));
-        assert!((win_rate(0) - 0.5).abs() < 1e-9 && win_rate(100) > 0.7);
+        assert!((win_rate(0) - 0.5).abs() < 1e-9);
+        assert!((win_rate(3000) - 0.7311).abs() < 1e-3 && (win_rate(-3000) - 0.2689).abs() < 1e-3);
     }
 }
