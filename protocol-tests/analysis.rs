@@ -230,7 +230,13 @@ fn yxnbest_with_show_detail_2_prints_a_block_per_line() {
 #[test]
 fn yxblock_keeps_moves_out_until_undone() {
     let _g = shared();
-    let (mut e, mut b) = session(&["INFO timeout_turn 300", "INFO timeout_match 0"]);
+    // A node budget well inside the turn: the same search each time, whatever the load,
+    // so that the move after YXBLOCKRESET is the first one again.
+    let (mut e, mut b) = session(&[
+        "INFO timeout_turn 2000",
+        "INFO timeout_match 0",
+        "INFO max_node 60000",
+    ]);
     let stones: Vec<(u32, u32, u8)> = THREE.to_vec();
     let first = e.board(&mut b, &stones);
     e.send_lines(&["YXBLOCK", &format!("{},{}", first.0, first.1), "DONE"]);
@@ -253,6 +259,9 @@ fn yxblock_keeps_moves_out_until_undone() {
     e.send_lines(&["YXBLOCKUNDO", &format!("{},{}", second.0, second.1), "DONE"]);
     e.expect_silence(SILENCE);
     e.send("YXBLOCKRESET");
+    e.expect_silence(SILENCE);
+    // And the same table as the first search had: empty.
+    e.send("YXHASHCLEAR");
     e.expect_silence(SILENCE);
     assert_eq!(
         e.board(&mut b, &stones),

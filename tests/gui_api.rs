@@ -753,8 +753,22 @@ fn a_hosted_engine_plays_through_the_protocol() {
     let s = wait_for(addr, "the hosted engine's move", |s| moves(s) == 2);
     assert!(s["engine"]["error"].is_null(), "{s}");
     assert_eq!(s["engine"]["name"], "rensa");
-    // Undo while it thinks: its late answer is dropped.
-    post(addr, "/api/move", json!({"move": [6, 6]}));
+    // Undo while it thinks: its late answer is dropped. (A square the engine did not
+    // take: a move the engine chose in a hurry may be any square next to 7,7.)
+    let square = [[6, 6], [8, 8], [6, 8], [8, 6]]
+        .into_iter()
+        .find(|sq| {
+            !s["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m == &json!(sq))
+        })
+        .unwrap();
+    assert_eq!(
+        post(addr, "/api/move", json!({ "move": square })).status,
+        200
+    );
     post(addr, "/api/undo", json!({}));
     let s = wait_for(addr, "the engine to be idle", |s| {
         s["engine"]["busy"] == false

@@ -238,7 +238,14 @@ impl Engine {
     ) -> RunningSearch {
         limits.evaluator = self.options.evaluator;
         limits.ordering = self.options.ordering;
-        let fallback = Self::instant_move(position).expect("a position with an empty square");
+        // The fallback (played when the search fails or does not stop in time) keeps out
+        // of the blocked squares (`YXBLOCK`) as the search does, unless all are blocked.
+        let fallback = movescore::scored_moves(position)
+            .into_iter()
+            .map(|m| m.pos)
+            .find(|p| !limits.blocked.contains(p))
+            .or_else(|| Self::instant_move(position))
+            .expect("a position with an empty square");
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = bounded(1);
         let mut searcher = self.take_searcher();
@@ -339,5 +346,32 @@ mod tests {
         let outcome = engine.finish_search(done).unwrap();
         assert!(p.board().is_empty(outcome.best));
         assert!(engine.searcher.is_some());
+    }
+
+    #[test]
+    fn the_fallback_move_keeps_out_of_blocked_squares() {
+        use crate::board::Color;
+        use crate::rules::Rule;
+        let d = "...........
+                 .XXXX......
+                 ...........
+                 ...........
+                 .OOO.......
+                 ...........";
+        let p = position(d, Color::Black, Rule::Freestyle);
+        let win = Engine::instant_move(&p).unwrap();
+        let mut engine = Engine::new();
+        engine.prepare_table();
+        let mut limits = Limits::unbounded();
+        limits.max_depth = Some(2);
+        limits.blocked = vec![win];
+        let running = engine.start_search(&p, limits, Box::new(|_| {}));
+        assert_ne!(
+            running.fallback, win,
+            "the fallback is not the blocked five"
+        );
+        assert!(p.board().is_empty(running.fallback));
+        let done = running.done().recv().unwrap();
+        engine.finish_search(done).unwrap();
     }
 }
