@@ -317,8 +317,9 @@ fn search(searcher: &mut AlphaBetaSearcher, position: &Position, nodes: u64) -> 
     (outcome.best, outcome.score)
 }
 
-/// Place a file opening (under a symmetry) plus random moves; None when it does not fit.
-fn file_start(
+/// Place a file opening (under a symmetry) plus random legal moves within one square of
+/// the stones; None when it does not fit, a move is not legal or a random move wins.
+pub fn file_start(
     opening: &Opening,
     symmetry: usize,
     random_moves: usize,

@@ -13,7 +13,7 @@
 //! `bench/balanced-openings.sh` makes the committed sets in `bench/openings/`.
 
 use clap::Parser;
-use rensa::board::{Color, Pos};
+use rensa::board::Color;
 use rensa::position::Position;
 use rensa::records::openings::squares_to_offsets;
 use rensa::rules::Rule;
@@ -22,6 +22,7 @@ use rensa::search::tt::TranspositionTable;
 use rensa::search::{AlphaBetaSearcher, Limits, Searcher};
 use rensa_bench::openings::{self, Opening};
 use rensa_bench::rng::Rng;
+use rensa_bench::selfplay;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -74,9 +75,9 @@ fn fail(message: String) -> ! {
     std::process::exit(2);
 }
 
-/// Place `opening` and `extend` random legal moves within one square of the stones; None
-/// when the opening does not fit, a move is not legal (a renju foul included) or the
-/// position is already won.
+/// Place `opening` and `extend` random legal moves within one square of the stones (as
+/// self-play starts its games); None when the opening does not fit, a move is not legal
+/// (a renju foul included) or a random move wins.
 fn candidate(
     opening: &Opening,
     size: usize,
@@ -85,32 +86,7 @@ fn candidate(
     rng: &mut Rng,
 ) -> Option<Position> {
     let mut position = Position::new(size, size, rule).ok()?;
-    for (x, y) in opening.absolute(size, size) {
-        if x < 0 || y < 0 || x >= size as i64 || y >= size as i64 {
-            return None;
-        }
-        let pos = Pos::new(x as usize, y as usize);
-        if !position.is_legal(pos) {
-            return None;
-        }
-        position.play(pos);
-        if position.last_move_won() {
-            return None;
-        }
-    }
-    for _ in 0..extend {
-        let near: Vec<Pos> = rensa::board::geometry::near_stones(position.board(), 1)
-            .into_iter()
-            .filter(|&p| position.is_legal(p))
-            .collect();
-        if near.is_empty() {
-            return None;
-        }
-        position.play(near[rng.below(near.len())]);
-        if position.last_move_won() {
-            return None;
-        }
-    }
+    selfplay::file_start(opening, 0, extend, &mut position, rng)?;
     Some(position)
 }
 
