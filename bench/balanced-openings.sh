@@ -2,7 +2,8 @@
 # Make the balanced opening sets in bench/openings/ (committed): the shared Piskvork
 # openings extended by two random moves and kept when a 400k-node search finds them within
 # 600 (a 45-55 % winning chance) for the side to move; 40 openings per set, 15x15 and 20x20
-# freestyle, 15x15 standard and renju. About 10 minutes a set on one core.
+# freestyle, 15x15 standard and renju. One to two minutes a set on one core (155-207
+# candidates searched for 40 kept, 2026-12-05).
 #
 # Usage: bench/balanced-openings.sh [SET...]   (sets: freestyle-15 freestyle-20 standard-15
 # renju-15; default all). Environment: OPENINGS_NODES (400000), OPENINGS_KEEP (40).
