@@ -19,7 +19,9 @@ from pygomo.protocol.models import Move
 engine = sys.argv[1]
 turn_ms = int(sys.argv[2]) if len(sys.argv) > 2 else 200
 size = int(sys.argv[3]) if len(sys.argv) > 3 else 15
-MAX_MOVES = 120
+# A game between equals may fill much of the board: play it to a five or a full board
+# (the cap is only a guard against a referee that never ends the game).
+MAX_MOVES = size * size + 1
 
 
 def configure(client):
