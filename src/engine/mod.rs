@@ -240,12 +240,13 @@ impl Engine {
         limits.ordering = self.options.ordering;
         // The fallback (played when the search fails or does not stop in time) keeps out
         // of the blocked squares (`YXBLOCK`) as the search does, unless all are blocked.
-        let fallback = movescore::scored_moves(position)
-            .into_iter()
-            .map(|m| m.pos)
-            .find(|p| !limits.blocked.contains(p))
-            .or_else(|| Self::instant_move(position))
-            .expect("a position with an empty square");
+        let scored = movescore::scored_moves(position);
+        let fallback = scored
+            .iter()
+            .find(|m| !limits.blocked.contains(&m.pos))
+            .or(scored.first())
+            .expect("a position with an empty square")
+            .pos;
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = bounded(1);
         let mut searcher = self.take_searcher();

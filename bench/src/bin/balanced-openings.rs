@@ -15,7 +15,7 @@
 use clap::Parser;
 use rensa::board::Color;
 use rensa::position::Position;
-use rensa::records::openings::squares_to_offsets;
+use rensa::records::openings::{format_line, squares_to_offsets, OpeningFormat};
 use rensa::rules::Rule;
 use rensa::search::score::WIN_BOUND;
 use rensa::search::tt::TranspositionTable;
@@ -143,16 +143,15 @@ fn main() {
     while kept.len() < args.keep && tried < tries {
         let opening = &sources[k % sources.len()];
         k += 1;
+        // Every candidate counts as a try, one that does not fit or repeats an earlier one
+        // too (an opening that never fits would otherwise loop forever).
+        tried += 1;
         let Some(position) = candidate(opening, args.size, rule, args.extend, &mut rng) else {
-            // An opening that never fits would loop forever: count it as a try.
-            tried += 1;
             continue;
         };
         if !seen.insert(canonical(&position, args.size)) {
-            tried += 1;
             continue;
         }
-        tried += 1;
         // A fresh table for each candidate: its score does not depend on the ones before.
         let mut searcher = AlphaBetaSearcher::new(Arc::new(TranspositionTable::new(32 << 20)), 1);
         let outcome = searcher.search(&position, &limits, &stop, &mut |_| {});
@@ -175,11 +174,9 @@ fn main() {
                 .iter()
                 .map(|p| (p.x() as i64, p.y() as i64))
                 .collect();
-            let text = squares_to_offsets(&squares, args.size, args.size)
-                .iter()
-                .map(|(x, y)| format!("{x},{y}"))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let offsets = squares_to_offsets(&squares, args.size, args.size);
+            let text = format_line(&offsets, OpeningFormat::Offset)
+                .unwrap_or_else(|e| fail(format!("cannot write an opening: {e}")));
             kept.push((text, score));
         }
     }
