@@ -9,6 +9,8 @@
 //! - [`referee`]: the game position and verdicts, using Rensa's own rules code;
 //! - [`openings`]: opening files (lines in `rensa::records::openings` formats), order and
 //!   transforms;
+//! - [`defence`]: the defence set (positions under an opponent VCT threat, judged by the
+//!   threat solver) that the `defence` tool builds and runs;
 //! - [`game`]: playing one game in c-gomoku-cli or GomocupJudge style, talking to the
 //!   engines through `rensa::client`;
 //! - [`tournament`]: schedules, parallel workers, aggregation and the SPRT stop;
@@ -17,6 +19,7 @@
 //!   `rensa::records`) and message logs;
 //! - [`report`]: progress, tables and the JSON summary;
 //! - [`journal`]: one line per finished game, so that an interrupted match resumes;
+//! - [`probe`]: one position put to a fresh engine process (puzzle and defence runners);
 //! - [`selfplay`]: self-play training data (the games, their file format, resuming).
 //!
 //! The engine processes themselves (spawning, the Gomocup conversation, clocks, forfeits,
@@ -25,10 +28,12 @@
 
 pub mod cmdline;
 pub mod config;
+pub mod defence;
 pub mod game;
 pub mod journal;
 pub mod json;
 pub mod openings;
+pub mod probe;
 pub mod records;
 pub mod referee;
 pub mod report;

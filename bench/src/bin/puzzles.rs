@@ -21,24 +21,13 @@ use clap::Parser;
 use rensa::board::{Board, Cell, Color, Pos};
 use rensa::rules::{self, Rule};
 use rensa::search::threat::{ThreatLimits, ThreatSolver};
-use std::io::{BufRead, BufReader, Write};
+use rensa_bench::probe;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// Board side of every quintet case.
 const SIZE: usize = 15;
-
-/// How long the engine may take to answer `START` with `OK`.
-const START_TOLERANCE: Duration = Duration::from_secs(5);
-
-/// Extra time granted beyond `--time-ms` before a move counts as missing.
-const MOVE_TOLERANCE: Duration = Duration::from_secs(2);
-
-/// How long to wait for the engine to exit after `END` before killing it.
-const EXIT_WAIT: Duration = Duration::from_secs(1);
 
 /// The solver's budget for proving an alternative, as a multiple of the engine's time.
 const PROOF_FACTOR: u32 = 10;
@@ -72,190 +61,17 @@ struct Options {
 /// The published quintet cases.
 use rensa::quintet as case;
 
-/// One engine process for one case.
-mod engine {
-    use super::*;
-
-    pub struct Engine {
-        child: Child,
-        stdin: ChildStdin,
-        lines: Receiver<String>,
-    }
-
-    impl Engine {
-        pub fn spawn(path: &Path, stderr: bool) -> Result<Engine, String> {
-            let mut child = Command::new(path)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(if stderr {
-                    Stdio::inherit()
-                } else {
-                    Stdio::null()
-                })
-                .spawn()
-                .map_err(|e| format!("cannot start {}: {e}", path.display()))?;
-            let stdin = child.stdin.take().ok_or("no stdin")?;
-            let stdout = child.stdout.take().ok_or("no stdout")?;
-            let (tx, lines) = mpsc::channel();
-            std::thread::spawn(move || {
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(line) = line else { break };
-                    if tx.send(line).is_err() {
-                        break;
-                    }
-                }
-            });
-            Ok(Engine {
-                child,
-                stdin,
-                lines,
-            })
-        }
-
-        pub fn send(&mut self, line: &str) -> Result<(), String> {
-            writeln!(self.stdin, "{line}")
-                .and_then(|_| self.stdin.flush())
-                .map_err(|e| format!("cannot write to the engine: {e}"))
-        }
-
-        /// The next line that is not `MESSAGE`/`DEBUG` (nor a stray `OK` when `skip_ok`).
-        pub fn answer(&mut self, deadline: Instant, skip_ok: bool) -> Result<String, String> {
-            loop {
-                let left = deadline.saturating_duration_since(Instant::now());
-                let line = match self.lines.recv_timeout(left) {
-                    Ok(line) => line,
-                    Err(RecvTimeoutError::Timeout) => return Err("no answer in time".into()),
-                    Err(RecvTimeoutError::Disconnected) => {
-                        return Err("the engine closed its output".into())
-                    }
-                };
-                let line = line.trim().to_string();
-                let upper = line.to_ascii_uppercase();
-                if line.is_empty()
-                    || upper.starts_with("MESSAGE")
-                    || upper.starts_with("DEBUG")
-                    || (skip_ok && upper == "OK")
-                {
-                    continue;
-                }
-                return Ok(line);
-            }
-        }
-
-        /// `END`, then kill the process if it does not exit soon.
-        pub fn finish(mut self) {
-            let _ = self.send("END");
-            let until = Instant::now() + EXIT_WAIT;
-            while Instant::now() < until {
-                if let Ok(Some(_)) = self.child.try_wait() {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
-}
-
-/// The colour a Rensa-style engine infers from `BOARD`: own == opp -> Black, opp == own + 1
-/// -> White, otherwise the owner of the first listed stone is Black.
-fn inferred_colour(own: usize, opp: usize, first_is_own: bool) -> Color {
-    if own == opp {
-        Color::Black
-    } else if opp == own + 1 {
-        Color::White
-    } else if first_is_own {
-        Color::Black
-    } else {
-        Color::White
-    }
-}
-
-/// The `BOARD` lines for `case`: Black and White stones interleaved, Black first (a
-/// plausible renju move order), field 1 for the attacker. Err when the stone counts would
-/// make the engine take the wrong colour.
-fn board_lines(case: &case::Case) -> Result<Vec<String>, String> {
-    let b = &case.board;
-    let stones = |c: Color| -> Vec<Pos> {
-        b.positions()
-            .filter(|&p| b.cell(p) == Cell::Stone(c))
-            .collect()
-    };
-    let (black, white) = (stones(Color::Black), stones(Color::White));
-    let mut order = Vec::with_capacity(black.len() + white.len());
-    for i in 0..black.len().max(white.len()) {
-        order.extend(black.get(i).map(|&p| (p, Color::Black)));
-        order.extend(white.get(i).map(|&p| (p, Color::White)));
-    }
-    let own = order.iter().filter(|s| s.1 == case.attacker).count();
-    let opp = order.len() - own;
-    let first_is_own = order.first().is_some_and(|s| s.1 == case.attacker);
-    let seen = inferred_colour(own, opp, first_is_own);
-    if seen != case.attacker {
-        return Err(format!(
-            "{} black and {} white stones: the engine would play {:?}, the attacker is {:?}",
-            black.len(),
-            white.len(),
-            seen,
-            case.attacker
-        ));
-    }
-    Ok(order
-        .iter()
-        .map(|&(p, c)| {
-            let field = if c == case.attacker { 1 } else { 2 };
-            format!("{},{},{field}", p.x(), p.y())
-        })
-        .collect())
-}
-
 /// Ask the engine for its move in `case`. Returns the reply line and the time taken.
 fn ask_engine(opts: &Options, case: &case::Case) -> Result<(String, Duration), String> {
-    let lines = board_lines(case)?;
-    let mut engine = engine::Engine::spawn(&opts.engine, opts.engine_stderr)?;
-    let result = (|| {
-        engine.send(&format!("START {SIZE}"))?;
-        let ok = engine.answer(Instant::now() + START_TOLERANCE, false)?;
-        if !ok.eq_ignore_ascii_case("OK") {
-            return Err(format!("START answered {ok:?}"));
-        }
-        for info in [
-            "INFO rule 4".to_string(),
-            format!("INFO timeout_turn {}", opts.time_ms),
-            "INFO timeout_match 0".to_string(),
-            "INFO time_left 2147483647".to_string(),
-            format!("INFO thread_num {}", opts.threads),
-        ] {
-            engine.send(&info)?;
-        }
-        engine.send("BOARD")?;
-        for line in &lines {
-            engine.send(line)?;
-        }
-        engine.send("DONE")?;
-        let started = Instant::now();
-        let deadline = started + Duration::from_millis(opts.time_ms) + MOVE_TOLERANCE;
-        let reply = engine.answer(deadline, true)?;
-        Ok((reply, started.elapsed()))
-    })();
-    engine.finish();
-    result
-}
-
-/// Parse `x,y` into a square of the 15x15 board.
-fn parse_move(reply: &str) -> Result<Pos, String> {
-    let (x, y) = reply
-        .split_once(',')
-        .ok_or_else(|| format!("not a move: {reply:?}"))?;
-    let (x, y): (usize, usize) = match (x.trim().parse(), y.trim().parse()) {
-        (Ok(x), Ok(y)) => (x, y),
-        _ => return Err(format!("not a move: {reply:?}")),
-    };
-    if x >= SIZE || y >= SIZE {
-        return Err(format!("off the board: {reply:?}"));
-    }
-    Ok(Pos::new(x, y))
+    probe::ask(&probe::Question {
+        engine: &opts.engine,
+        engine_stderr: opts.engine_stderr,
+        board: &case.board,
+        to_move: case.attacker,
+        rule: Rule::Renju,
+        time_ms: opts.time_ms,
+        threads: opts.threads,
+    })
 }
 
 /// Run `f` with a stop flag that is raised after `budget`.
@@ -394,7 +210,7 @@ fn run_case(opts: &Options, case: &case::Case) -> (Outcome, String) {
         }
     };
     let ms = Some(took.as_millis());
-    let mv = match parse_move(&reply) {
+    let mv = match probe::parse_move(&reply, SIZE) {
         Ok(mv) if case.board.is_empty(mv) => mv,
         Ok(_) => return (Outcome::Fail, head(&reply, "FAIL: occupied square", ms)),
         Err(e) => return (Outcome::Fail, head(&reply, &format!("FAIL: {e}"), ms)),
