@@ -2,13 +2,19 @@
 //! rule. The total node count is the engine's signature: any change to search behaviour
 //! changes it, so commits quote it as `Bench: <n>` and CI checks it against
 //! `bench/signature.txt`.
+//!
+//! `pbrain-rensa bench --time-ms N` instead gives each position N ms as a manager's
+//! `timeout_turn` would (one thread) and reports the depth each search completed: a
+//! report of how deep the engine gets in a game's time, not a signature (it depends on the
+//! machine).
 
 use crate::board::Pos;
 use crate::position::Position;
 use crate::rules::Rule;
 use crate::search::tt::TranspositionTable;
 use crate::search::AlphaBetaSearcher;
-use crate::search::{Evaluator, Limits, MoveOrdering, Searcher};
+use crate::search::{Evaluator, Limits, MoveOrdering, SearchInfo, Searcher};
+use crate::timeman::TimeSettings;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -261,6 +267,107 @@ pub fn run_with(depth: u32, evaluator: Evaluator, ordering: MoveOrdering) -> Vec
             }
         })
         .collect()
+}
+
+/// What one timed bench search reached.
+pub struct DepthLine {
+    /// Position label.
+    pub name: &'static str,
+    /// The last completed iteration's depth (0 when none completed, e.g. a root shortcut).
+    pub depth: u32,
+    /// That iteration's selective depth.
+    pub seldepth: u32,
+    /// Nodes searched (threat solvers included).
+    pub nodes: u64,
+    /// The move chosen.
+    pub best: Pos,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+/// Search every bench position with `turn_ms` per move as the only limit (as under
+/// `INFO timeout_turn` with no game clock: the same budget, margins and stop rules), one
+/// thread and a fresh table, and record the depth reached.
+pub fn run_timed(turn_ms: u64, evaluator: Evaluator, ordering: MoveOrdering) -> Vec<DepthLine> {
+    POSITIONS
+        .iter()
+        .map(|p| {
+            let position = position_of(p);
+            let table = Arc::new(TranspositionTable::new(BENCH_TABLE_BYTES));
+            let mut searcher = AlphaBetaSearcher::new(table, 1);
+            let settings = TimeSettings {
+                turn_ms: Some(i64::try_from(turn_ms).unwrap_or(i64::MAX)),
+                match_ms: Some(0),
+                ..TimeSettings::default()
+            };
+            let empty = position.board().empty_positions().count();
+            let budget = settings.budget(empty);
+            crate::pattern::warm(position.rule());
+            let start = Instant::now();
+            let limits = Limits {
+                unused_is_lost: budget.unused_is_lost,
+                evaluator,
+                ordering,
+                ..Limits::new(start, budget.optimum, budget.maximum)
+            };
+            let stop = AtomicBool::new(false);
+            let (mut depth, mut seldepth) = (0, 0);
+            let outcome = searcher.search(&position, &limits, &stop, &mut |info: &SearchInfo| {
+                depth = info.depth;
+                seldepth = info.seldepth;
+            });
+            DepthLine {
+                name: p.name,
+                depth,
+                seldepth,
+                nodes: outcome.nodes,
+                best: outcome.best,
+                elapsed: start.elapsed(),
+            }
+        })
+        .collect()
+}
+
+/// Print a timed bench run: one line per position, then the mean depth.
+pub fn print_timed(lines: &[DepthLine], turn_ms: u64) {
+    println!(
+        "Rensa {} bench: {turn_ms} ms a move (timeout_turn), 1 thread, {} MiB table",
+        env!("CARGO_PKG_VERSION"),
+        BENCH_TABLE_BYTES >> 20
+    );
+    for (i, l) in lines.iter().enumerate() {
+        let depth = if l.depth == 0 {
+            // No iteration: the root shortcuts or the threat solvers decided the move.
+            "solved".to_string()
+        } else {
+            format!("{}-{}", l.depth, l.seldepth)
+        };
+        println!(
+            "Position {:2} {:<22} best {:>5} depth {:<7} nodes {:>10} time {:>6} ms",
+            i + 1,
+            l.name,
+            l.best.to_string(),
+            depth,
+            l.nodes,
+            l.elapsed.as_millis()
+        );
+    }
+    // Means over the positions the main search decided.
+    let searched: Vec<&DepthLine> = lines.iter().filter(|l| l.depth > 0).collect();
+    let n = searched.len().max(1) as f64;
+    let mean = |f: fn(&DepthLine) -> u32| searched.iter().map(|l| f64::from(f(l))).sum::<f64>() / n;
+    println!("===========================");
+    println!(
+        "Searched        : {} of {} (the others solved)",
+        searched.len(),
+        lines.len()
+    );
+    println!("Mean depth      : {:.2}", mean(|l| l.depth));
+    println!("Mean seldepth   : {:.2}", mean(|l| l.seldepth));
+    println!(
+        "Nodes searched  : {}",
+        lines.iter().map(|l| l.nodes).sum::<u64>()
+    );
 }
 
 /// Total nodes of a bench run: the signature.

@@ -78,6 +78,10 @@ enum Mode {
         /// Search depth.
         #[arg(long, default_value_t = rensa::bench::BENCH_DEPTH)]
         depth: u32,
+        /// Instead of the fixed depth: this many milliseconds a move (as `timeout_turn`),
+        /// reporting the depth each search completes (not a signature).
+        #[arg(long)]
+        time_ms: Option<u64>,
     },
     /// Analyse a position: the best lines and a searched heatmap of the moves near the
     /// stones, as text on stdout and optionally as an SVG image and JSON.
@@ -171,7 +175,13 @@ fn main() {
     let (evaluator, ordering) = (cli.evaluator(), cli.ordering());
     match cli.command.unwrap_or(Mode::Protocol) {
         Mode::Protocol => run_protocol(evaluator, ordering),
-        Mode::Bench { depth } => {
+        Mode::Bench {
+            time_ms: Some(ms), ..
+        } => {
+            let lines = rensa::bench::run_timed(ms, evaluator, ordering);
+            rensa::bench::print_timed(&lines, ms);
+        }
+        Mode::Bench { depth, .. } => {
             let lines = rensa::bench::run_with(depth, evaluator, ordering);
             rensa::bench::print(&lines, depth);
         }

@@ -22,3 +22,25 @@ fn bench_signature_matches_the_recorded_value_and_is_deterministic() {
     let second = bench::signature(&bench::run(bench::BENCH_DEPTH));
     assert_eq!(first, second);
 }
+
+#[test]
+fn the_timed_bench_reports_every_position_with_a_legal_move() {
+    // 50 ms a move: a report, not a signature; only what does not depend on the machine
+    // is checked.
+    let lines = bench::run_timed(
+        50,
+        rensa::search::Evaluator::default(),
+        rensa::search::MoveOrdering::default(),
+    );
+    assert_eq!(lines.len(), bench::POSITIONS.len());
+    for (line, p) in lines.iter().zip(bench::POSITIONS) {
+        assert_eq!(line.name, p.name);
+        let position = bench::position_of(p);
+        assert!(
+            position.board().is_empty(line.best),
+            "{}: {} is taken",
+            p.name,
+            line.best
+        );
+    }
+}
