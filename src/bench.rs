@@ -235,6 +235,12 @@ pub fn position_of(p: &BenchPosition) -> Position {
     position
 }
 
+/// A bench position and a one-thread searcher with a fresh table for it.
+fn fresh_search(p: &BenchPosition) -> (Position, AlphaBetaSearcher) {
+    let table = Arc::new(TranspositionTable::new(BENCH_TABLE_BYTES));
+    (position_of(p), AlphaBetaSearcher::new(table, 1))
+}
+
 /// Search every bench position at [`BENCH_DEPTH`] with one thread and a fresh table.
 pub fn run(depth: u32) -> Vec<BenchLine> {
     run_with(depth, Evaluator::default(), MoveOrdering::default())
@@ -245,9 +251,7 @@ pub fn run_with(depth: u32, evaluator: Evaluator, ordering: MoveOrdering) -> Vec
     POSITIONS
         .iter()
         .map(|p| {
-            let position = position_of(p);
-            let table = Arc::new(TranspositionTable::new(BENCH_TABLE_BYTES));
-            let mut searcher = AlphaBetaSearcher::new(table, 1);
+            let (position, mut searcher) = fresh_search(p);
             let mut limits = Limits::unbounded();
             limits.max_depth = Some(depth);
             limits.evaluator = evaluator;
@@ -292,9 +296,7 @@ pub fn run_timed(turn_ms: u64, evaluator: Evaluator, ordering: MoveOrdering) -> 
     POSITIONS
         .iter()
         .map(|p| {
-            let position = position_of(p);
-            let table = Arc::new(TranspositionTable::new(BENCH_TABLE_BYTES));
-            let mut searcher = AlphaBetaSearcher::new(table, 1);
+            let (position, mut searcher) = fresh_search(p);
             let settings = TimeSettings {
                 turn_ms: Some(i64::try_from(turn_ms).unwrap_or(i64::MAX)),
                 match_ms: Some(0),

@@ -21,6 +21,14 @@ fn set_path() -> &'static Path {
     ))
 }
 
+/// Does the solver find the attacker's VCT?
+fn attacker_wins(board: &rensa::board::Board, e: &Entry, attacker: Color) -> bool {
+    matches!(
+        vct_verdict(board, e.rule, attacker, SET_NODES),
+        Verdict::Wins(_)
+    )
+}
+
 fn the_set() -> Vec<Entry> {
     load_set(set_path()).expect("the committed set reads")
 }
@@ -62,10 +70,7 @@ fn holding_and_losing_moves_are_what_the_solver_says() {
         let attacker = defender.opponent();
         // The threat itself: the attacker wins if it may move twice.
         assert!(
-            matches!(
-                vct_verdict(&board, e.rule, attacker, SET_NODES),
-                Verdict::Wins(_)
-            ),
+            attacker_wins(&board, e, attacker),
             "{}: no threat",
             e.source
         );
@@ -82,10 +87,7 @@ fn holding_and_losing_moves_are_what_the_solver_says() {
         let lose = e.loses[e.loses.len() / 2];
         after.place(lose, Cell::Stone(defender));
         assert!(
-            matches!(
-                vct_verdict(&after, e.rule, attacker, SET_NODES),
-                Verdict::Wins(_)
-            ),
+            attacker_wins(&after, e, attacker),
             "{}: {lose:?} should lose",
             e.source
         );
