@@ -4,6 +4,7 @@
 //! [`crate::timeman::stop_rules`]. Results go to the worker's root move list.
 
 use super::alphabeta::{Worker, NO_MOVE};
+use super::defence::ReplyCheck;
 use super::pool::Shared;
 use super::score::{is_decisive, INFINITY};
 use super::{Limits, RootEvent, SearchInfo};
@@ -19,12 +20,15 @@ const ASPIRATION_GIVE_UP: i32 = 2_000;
 const ASPIRATION_FROM_DEPTH: i32 = 4;
 
 /// Deepen the main worker `w` up to `max_depth`; the best move ends up in
-/// `w.root_moves`. Stops on the stop rules, a decisive score, or a stop.
+/// `w.root_moves`. Stops on the stop rules, a decisive score, or a stop. With `check`
+/// (one thread) each new best move is looked at for an opponent VCT in reply, and the
+/// depth is searched again without a move that loses to one.
 pub(super) fn iterate(
     w: &mut Worker,
     shared: &Shared,
     limits: &Limits,
     max_depth: i32,
+    mut check: Option<&mut ReplyCheck>,
     report: &mut dyn FnMut(&SearchInfo),
 ) {
     let me = w.root_color();
@@ -111,6 +115,14 @@ pub(super) fn iterate(
             break;
         }
         let current = w.root_moves.best().map(|b| b.pos);
+        if let (Some(check), Some(b)) = (check.as_deref_mut(), current) {
+            if check.refutes(b, shared) {
+                shared.refute(b);
+                shared.refuted_changed.store(false, Ordering::Relaxed);
+                depth -= 1;
+                continue;
+            }
+        }
         if current == previous_best {
             stable_iterations += 1;
         } else {

@@ -23,6 +23,7 @@
 
 pub mod alphabeta;
 pub mod board;
+mod defence;
 pub mod driver;
 pub mod eval;
 pub mod learned;

@@ -4,11 +4,12 @@
 //! The main thread itself runs the iterative deepening driver ([`super::driver`]).
 
 use super::alphabeta::Worker;
+use super::defence::opponent_vct;
 use super::score::INFINITY;
 use super::threat::{ThreatLimits, ThreatSolver};
 use super::tt::TranspositionTable;
 use super::Limits;
-use crate::board::{Cell, Pos};
+use crate::board::Pos;
 use crate::position::Position;
 use crate::timeman::stop_rules::{reply_check_time, THREAT_THREAD_SLACK};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -19,8 +20,6 @@ use std::time::{Duration, Instant};
 /// Most attacker moves in our own VCT at the root (the main thread's slice or the threat
 /// thread). Game VCTs run long: the quintet set's longest needs 17.
 pub(super) const ROOT_VCT_MOVES: u32 = 24;
-/// Most attacker moves in the opponent's VCT after a candidate root move (threat thread).
-const REPLY_VCT_MOVES: u32 = 12;
 
 /// State shared by all threads of one search.
 pub(super) struct Shared {
@@ -55,6 +54,15 @@ impl Shared {
     /// The refuted root moves so far.
     pub(super) fn refuted(&self) -> Vec<Pos> {
         self.refuted.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+
+    /// Record a root move that loses to an opponent VCT: the main thread searches its
+    /// iteration again without it.
+    pub(super) fn refute(&self, pos: Pos) {
+        if let Ok(mut refuted) = self.refuted.lock() {
+            refuted.push(pos);
+        }
+        self.refuted_changed.store(true, Ordering::Relaxed);
     }
 
     /// The threat thread's winning line, if it found one.
@@ -194,31 +202,12 @@ fn check_and_help(
 
 /// Look for an opponent VCT after our root move `pos`; report the move if one is found.
 fn check_reply(position: &Position, limits: &Limits, shared: &Shared, pos: Pos) {
-    let me = position.to_move();
     // A bounded look: a proof-number VCT that finds nothing would otherwise run to the hard
     // limit on the first candidate and never see the main thread's later choices.
     let look = reply_check_time(limits.optimum(), limits.maximum());
     let deadline = (Instant::now() + look).min(limits.clock.hard_limit());
-    let mut board = position.board().clone();
-    board.place(pos, Cell::Stone(me));
-    let mut solver = ThreatSolver::new(
-        &board,
-        position.rule(),
-        me.opponent(),
-        ThreatLimits {
-            max_attacker_moves: REPLY_VCT_MOVES,
-            max_nodes: u64::MAX,
-        },
-    )
-    .with_stop(&shared.stop)
-    .with_deadline(deadline);
-    let found = solver.vct();
-    shared.nodes.fetch_add(solver.nodes(), Ordering::Relaxed);
-    if found.is_some() {
-        if let Ok(mut refuted) = shared.refuted.lock() {
-            refuted.push(pos);
-        }
-        shared.refuted_changed.store(true, Ordering::Relaxed);
+    if opponent_vct(position, Some(pos), deadline, &shared.stop, shared).found {
+        shared.refute(pos);
     }
 }
 

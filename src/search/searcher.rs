@@ -13,6 +13,7 @@
 
 use super::alphabeta::{Worker, MAX_DEPTH};
 use super::board::SearchBoard;
+use super::defence::ReplyCheck;
 use super::driver::{iterate, iterate_multi_pv};
 use super::node::{analyse, NodeAnalysis};
 use super::pool::{Pool, Shared, ROOT_VCT_MOVES};
@@ -293,7 +294,14 @@ impl Searcher for AlphaBetaSearcher {
             w.root_moves = std::mem::take(&mut root);
             w.root_filter.clone_from(&blocked);
             if multi_pv == 1 {
-                iterate(&mut w, &shared, limits, max_depth, report);
+                // One thread: the main thread checks its own choices for a losing reply.
+                let mut check = (solvers
+                    && !threat_thread
+                    && !limits.pondering
+                    && limits.max_nodes.is_none()
+                    && limits.max_depth.is_none())
+                .then(|| ReplyCheck::new(position, limits, stop));
+                iterate(&mut w, &shared, limits, max_depth, check.as_mut(), report);
             } else {
                 let lines = multi_pv.min(allowed_count).max(1);
                 iterate_multi_pv(&mut w, &shared, limits, max_depth, lines, report);

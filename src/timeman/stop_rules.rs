@@ -55,6 +55,13 @@ pub fn reply_check_time(optimum: Duration, maximum: Duration) -> Duration {
     (optimum.min(maximum) / 4).max(Duration::from_millis(10))
 }
 
+/// Time for one look for an opponent VCT on the main thread when no threat thread runs
+/// (see `search::defence::ReplyCheck`): an eighth of the optimum (at least 10 ms), so that
+/// a pass check and a few candidates cost about half of it. At 1 s per move: 92 ms.
+pub fn single_thread_check_time(optimum: Duration, maximum: Duration) -> Duration {
+    (optimum.min(maximum) / 8).max(Duration::from_millis(10))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
