@@ -67,8 +67,8 @@ pub(super) struct ReplyCheck<'a> {
     limits: &'a Limits,
     stop: &'a AtomicBool,
     checked: Vec<Pos>,
-    /// None before the look after a pass; then whether the opponent threatens a VCT (or
-    /// the look could not tell).
+    /// None before the look after a pass; then whether the opponent was found to
+    /// threaten a VCT.
     threatened: Option<bool>,
 }
 
@@ -96,7 +96,10 @@ impl<'a> ReplyCheck<'a> {
         }
         if self.threatened.is_none() {
             let look = opponent_vct(self.position, None, self.deadline(), self.stop, shared);
-            self.threatened = Some(look.found || look.aborted);
+            // Only a threat the look proves is worth checking for: a look that ran out
+            // of time says nothing, and checking every move after it cost more than it
+            // found (SPRT at tc=8/0.5+0.05: -14 Elo over 197 games with it).
+            self.threatened = Some(look.found);
         }
         if self.threatened == Some(false) || self.limits.clock.past_maximum() {
             return false;
@@ -114,5 +117,66 @@ impl<'a> ReplyCheck<'a> {
             }
         );
         look.found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rule;
+    use std::time::Duration;
+
+    /// Black's open three on row 7; White (two stones) to move.
+    ///
+    /// ```text
+    ///    5 6 7 8 9 10
+    /// 7  . . X X X .
+    /// 8  . . O O . .
+    /// ```
+    fn open_three() -> Position {
+        let mut p = Position::new(15, 15, Rule::Freestyle).unwrap();
+        for (x, y) in [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7)] {
+            p.play(Pos::new(x, y));
+        }
+        p
+    }
+
+    #[test]
+    fn a_move_that_ignores_the_open_three_is_refuted_and_a_block_holds() {
+        let position = open_three();
+        // Generous time: each look may take an eighth of 8 s.
+        let limits = Limits::new(
+            Instant::now(),
+            Duration::from_secs(8),
+            Duration::from_secs(10),
+        );
+        let stop = AtomicBool::new(false);
+        let shared = Shared::new(0);
+        let mut check = ReplyCheck::new(&position, &limits, &stop);
+        // Far away: Black makes an open four.
+        assert!(check.refutes(Pos::new(0, 0), &shared));
+        assert_eq!(check.threatened, Some(true));
+        // Each move is looked at once.
+        assert!(!check.refutes(Pos::new(0, 0), &shared));
+        // Blocking an end leaves Black a four that White blocks.
+        assert!(!check.refutes(Pos::new(10, 7), &shared));
+        assert!(shared.nodes.load(Ordering::Relaxed) > 0);
+    }
+
+    #[test]
+    fn nothing_is_checked_when_the_opponent_has_no_threat() {
+        let mut position = Position::new(15, 15, Rule::Freestyle).unwrap();
+        position.play(Pos::new(7, 7));
+        let limits = Limits::new(
+            Instant::now(),
+            Duration::from_secs(8),
+            Duration::from_secs(10),
+        );
+        let stop = AtomicBool::new(false);
+        let shared = Shared::new(0);
+        let mut check = ReplyCheck::new(&position, &limits, &stop);
+        assert!(!check.refutes(Pos::new(0, 0), &shared));
+        assert_eq!(check.threatened, Some(false));
+        assert!(check.checked.is_empty());
     }
 }
