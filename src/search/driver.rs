@@ -98,6 +98,22 @@ pub(super) fn iterate(
                 .candidate
                 .store(b.pos.index() as u32 + 1, Ordering::Relaxed);
         }
+        let decided = is_decisive(score) && depth >= 2;
+        // One thread: a best move that loses to an opponent VCT in reply is refuted before
+        // the iteration is reported, and the depth is searched again without it (so the
+        // reported depths still rise).
+        if let (false, Some(check), Some(b)) = (
+            decided,
+            check.as_deref_mut(),
+            w.root_moves.best().map(|b| b.pos),
+        ) {
+            if check.refutes(b, shared) {
+                shared.refute(b);
+                shared.refuted_changed.store(false, Ordering::Relaxed);
+                depth -= 1;
+                continue;
+            }
+        }
         score_guess = score;
         let nodes = shared.nodes.load(Ordering::Relaxed);
         report(&SearchInfo {
@@ -111,18 +127,10 @@ pub(super) fn iterate(
             elapsed: limits.elapsed(),
             pv: pv.clone(),
         });
-        if is_decisive(score) && depth >= 2 {
+        if decided {
             break;
         }
         let current = w.root_moves.best().map(|b| b.pos);
-        if let (Some(check), Some(b)) = (check.as_deref_mut(), current) {
-            if check.refutes(b, shared) {
-                shared.refute(b);
-                shared.refuted_changed.store(false, Ordering::Relaxed);
-                depth -= 1;
-                continue;
-            }
-        }
         if current == previous_best {
             stable_iterations += 1;
         } else {
