@@ -141,15 +141,19 @@ mod tests {
         p
     }
 
-    #[test]
-    fn a_move_that_ignores_the_open_three_is_refuted_and_a_block_holds() {
-        let position = open_three();
-        // Generous time: each look may take an eighth of 8 s.
-        let limits = Limits::new(
+    /// Generous time: each look may take an eighth of 8 s.
+    fn generous_limits() -> Limits {
+        Limits::new(
             Instant::now(),
             Duration::from_secs(8),
             Duration::from_secs(10),
-        );
+        )
+    }
+
+    #[test]
+    fn a_move_that_ignores_the_open_three_is_refuted_and_a_block_holds() {
+        let position = open_three();
+        let limits = generous_limits();
         let stop = AtomicBool::new(false);
         let shared = Shared::new(0);
         let mut check = ReplyCheck::new(&position, &limits, &stop);
@@ -167,11 +171,7 @@ mod tests {
     fn nothing_is_checked_when_the_opponent_has_no_threat() {
         let mut position = Position::new(15, 15, Rule::Freestyle).unwrap();
         position.play(Pos::new(7, 7));
-        let limits = Limits::new(
-            Instant::now(),
-            Duration::from_secs(8),
-            Duration::from_secs(10),
-        );
+        let limits = generous_limits();
         let stop = AtomicBool::new(false);
         let shared = Shared::new(0);
         let mut check = ReplyCheck::new(&position, &limits, &stop);
