@@ -426,6 +426,13 @@ impl PatternCache {
         &self.tables
     }
 
+    /// Put back one pattern noted before a change (a take-back restoring what a move
+    /// changed, newest change first).
+    #[inline(always)]
+    pub fn restore(&mut self, square: usize, color: usize, dir: usize, pattern: Pattern) {
+        self.cells[square][color][dir] = pattern;
+    }
+
     /// The kept patterns of the empty square `pos` for `color`.
     #[inline(always)]
     pub fn patterns(&self, pos: Pos, color: Color) -> [Pattern; 4] {

@@ -6,7 +6,7 @@
 //! here is far cheaper than looking them up again. The plain board below knows nothing of
 //! patterns, so a foul probe or a threat solver's play and undo on it pays nothing for them.
 
-use super::learned::{LearnedState, LearnedWeights};
+use super::learned::{LearnedSnapshot, LearnedState, LearnedWeights};
 use crate::board::{Board, Cell, Color, Pos};
 use crate::pattern::{Pattern, PatternCache, PatternTables};
 use std::ops::Deref;
@@ -22,6 +22,37 @@ pub struct SearchBoard {
     cache: PatternCache,
     /// The learned evaluation's sums, when the search evaluates with learned weights.
     learned: Option<LearnedState>,
+    /// What each [`SearchBoard::place`] changed, newest last, so that the matching
+    /// [`SearchBoard::remove`] puts the old values back instead of recomputing them.
+    changes: Vec<Change>,
+    /// One entry a place not yet taken back: its square, where its changes start in
+    /// `changes`, and the learned state's values it changed outside them.
+    placed: Vec<Placed>,
+}
+
+/// One kept value a place changed: the pattern of a square for a colour on one line, with
+/// the learned state's tuple index and code of that square and colour before the change.
+#[derive(Clone, Copy, Debug)]
+pub struct Change {
+    /// The square's index.
+    pub square: u16,
+    /// The colour's index.
+    pub color: u8,
+    /// The line's direction index.
+    pub dir: u8,
+    /// The pattern before the change.
+    pub old: Pattern,
+    /// The learned state's tuple index before the change (0 without a learned state).
+    pub old_tuple: u16,
+    /// The learned state's code before the change (0 without a learned state).
+    pub old_code: u16,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Placed {
+    pos: Pos,
+    changes_from: usize,
+    learned: Option<LearnedSnapshot>,
 }
 
 impl SearchBoard {
@@ -43,6 +74,8 @@ impl SearchBoard {
             board,
             cache,
             learned,
+            changes: Vec::new(),
+            placed: Vec::new(),
         }
     }
 
@@ -81,25 +114,69 @@ impl SearchBoard {
     }
 
     /// Put a stone (or a blocked marker) on an empty square and refresh the patterns of the
-    /// squares whose lines it changed.
+    /// squares whose lines it changed, noting the old values for the matching remove.
     #[inline]
     pub fn place(&mut self, pos: Pos, cell: Cell) {
         self.board.place(pos, cell);
-        match &mut self.learned {
-            Some(l) => l.refresh_around(&self.board, &mut self.cache, pos),
-            None => self.cache.refresh_around(&self.board, pos),
-        }
+        let changes_from = self.changes.len();
+        let changes = &mut self.changes;
+        let learned = match &mut self.learned {
+            Some(l) => Some(l.refresh_around_noting(&self.board, &mut self.cache, pos, changes)),
+            None => {
+                self.cache
+                    .refresh_around_noting(&self.board, pos, |q, c, dir, old, _| {
+                        changes.push(Change {
+                            square: q as u16,
+                            color: c as u8,
+                            dir: dir as u8,
+                            old,
+                            old_tuple: 0,
+                            old_code: 0,
+                        })
+                    });
+                None
+            }
+        };
+        self.placed.push(Placed {
+            pos,
+            changes_from,
+            learned,
+        });
     }
 
-    /// Take back what stands on a square and refresh the patterns around it and its own
-    /// (not kept while it was occupied).
+    /// Take back what stands on a square and bring the patterns around it back. Taking
+    /// back the last place restores the values it noted (the board is then as it was
+    /// before that place, so they are right); any other square is recomputed, and the
+    /// notes, which no longer describe the board, are dropped.
     #[inline]
     pub fn remove(&mut self, pos: Pos) {
         self.board.remove(pos);
-        self.cache.refresh_square(&self.board, pos);
-        match &mut self.learned {
-            Some(l) => l.refresh_around(&self.board, &mut self.cache, pos),
-            None => self.cache.refresh_around(&self.board, pos),
+        match self.placed.last() {
+            Some(last) if last.pos == pos => {
+                let last = self.placed.pop().expect("just seen");
+                let changes = &self.changes[last.changes_from..];
+                for ch in changes.iter().rev() {
+                    self.cache.restore(
+                        usize::from(ch.square),
+                        usize::from(ch.color),
+                        usize::from(ch.dir),
+                        ch.old,
+                    );
+                }
+                if let (Some(l), Some(snapshot)) = (&mut self.learned, last.learned) {
+                    l.restore(changes, pos, snapshot);
+                }
+                self.changes.truncate(last.changes_from);
+            }
+            _ => {
+                self.placed.clear();
+                self.changes.clear();
+                self.cache.refresh_square(&self.board, pos);
+                match &mut self.learned {
+                    Some(l) => l.refresh_around(&self.board, &mut self.cache, pos),
+                    None => self.cache.refresh_around(&self.board, pos),
+                }
+            }
         }
     }
 
@@ -188,6 +265,54 @@ mod tests {
                 }
                 assert_eq!(*b, b.recomputed());
             }
+        }
+    }
+
+    /// With the learned state kept too, take-backs of the last move (restored from the
+    /// notes), of an older move (recomputed, the notes dropped) and nested runs of both
+    /// leave the patterns, codes and sums as a from-scratch recompute has them.
+    #[test]
+    fn restored_and_recomputed_take_backs_match_a_recompute() {
+        let mut next = xorshift(0x00DE_CAF0_5EED);
+        for rule in Rule::ALL {
+            let tables = PatternTables::new(rule);
+            let weights = super::super::Evaluator::learned().weights_for(rule);
+            let mut b = SearchBoard::with_weights(Board::new(15, 15).unwrap(), tables, weights);
+            let mut placed: Vec<Pos> = Vec::new();
+            let (mut restored, mut recomputed) = (0, 0);
+            for step in 0..600 {
+                let p = Pos::new(3 + (next() % 9) as usize, 3 + (next() % 9) as usize);
+                let roll = next() % 10;
+                if placed.is_empty() || roll < 6 {
+                    if !b.is_empty(p) {
+                        continue;
+                    }
+                    let color = if next().is_multiple_of(2) { Color::Black } else { Color::White };
+                    b.place(p, Cell::Stone(color));
+                    placed.push(p);
+                } else if roll < 9 {
+                    let last = placed.pop().unwrap();
+                    restored += usize::from(b.placed.last().is_some_and(|l| l.pos == last));
+                    b.remove(last);
+                } else {
+                    let i = (next() % placed.len() as u64) as usize;
+                    recomputed += usize::from(i + 1 < placed.len());
+                    b.remove(placed.remove(i));
+                }
+                let fresh = SearchBoard::with_weights((*b).clone(), tables, weights);
+                for q in b.positions().filter(|&q| b.is_empty(q)).collect::<Vec<_>>() {
+                    for color in Color::BOTH {
+                        assert_eq!(
+                            b.patterns(q, color),
+                            fresh.patterns(q, color),
+                            "{rule:?} step {step} at {q}"
+                        );
+                    }
+                }
+                let diff = b.learned().unwrap().differences(&b, b.pattern_cache());
+                assert!(diff.is_empty(), "{rule:?} step {step}: {diff:?}");
+            }
+            assert!(restored > 50 && recomputed > 10, "{restored} {recomputed}");
         }
     }
 }

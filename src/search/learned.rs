@@ -21,6 +21,7 @@
 //! ([`embedded`]) or loaded from a path ([`LearnedWeights::from_bytes`]).
 
 use crate::board::{Board, Color, Pos, CELL_SLOTS};
+use super::board::Change;
 use crate::pattern::{Pattern, PatternCache, Threat};
 use crate::rules::Rule;
 use std::sync::OnceLock;
@@ -397,6 +398,15 @@ pub fn embedded() -> &'static WeightSet {
     })
 }
 
+/// What a change at a square alters in a [`LearnedState`] besides the noted pattern
+/// changes: the square's own codes and tuple indices, and the sums.
+#[derive(Clone, Copy, Debug)]
+pub struct LearnedSnapshot {
+    sums: [[i32; 2]; 2],
+    codes: [u16; 2],
+    tuples: [u16; 2],
+}
+
 /// The learned evaluation's incremental state on a search board: every square's code for
 /// both colours and the sums of their worth over the empty squares.
 #[derive(Clone)]
@@ -500,6 +510,56 @@ impl LearnedState {
             self.set_code(q, c, code);
         });
         self.refresh_square(board, cache, pos);
+    }
+
+    /// [`LearnedState::refresh_around`], noting every pattern change with the square's
+    /// tuple index and code before it in `changes`; returns what else the change at
+    /// `pos` alters (its own codes and tuples, the sums), for [`LearnedState::restore`].
+    #[inline(always)]
+    pub fn refresh_around_noting(
+        &mut self,
+        board: &Board,
+        cache: &mut PatternCache,
+        pos: Pos,
+        changes: &mut Vec<Change>,
+    ) -> LearnedSnapshot {
+        let q = pos.index();
+        let snapshot = LearnedSnapshot {
+            sums: self.sums,
+            codes: self.codes[q],
+            tuples: self.tuples[q],
+        };
+        cache.refresh_around_noting(board, pos, |q, c, dir, old, new| {
+            let tuple = &mut self.tuples[q][c];
+            changes.push(Change {
+                square: q as u16,
+                color: c as u8,
+                dir: dir as u8,
+                old,
+                old_tuple: *tuple,
+                old_code: self.codes[q][c],
+            });
+            *tuple = (i32::from(*tuple) + (new as i32 - old as i32) * DIRECTION_WEIGHT[dir]) as u16;
+            let code = CODE_OF_TUPLE[usize::from(*tuple)];
+            self.set_code(q, c, code);
+        });
+        self.refresh_square(board, cache, pos);
+        snapshot
+    }
+
+    /// Undo a [`LearnedState::refresh_around_noting`] at `pos` from its notes (newest
+    /// last) and snapshot: the board must be as it was before that change.
+    #[inline(always)]
+    pub fn restore(&mut self, changes: &[Change], pos: Pos, snapshot: LearnedSnapshot) {
+        for ch in changes.iter().rev() {
+            let (q, c) = (usize::from(ch.square), usize::from(ch.color));
+            self.tuples[q][c] = ch.old_tuple;
+            self.codes[q][c] = ch.old_code;
+        }
+        let q = pos.index();
+        self.codes[q] = snapshot.codes;
+        self.tuples[q] = snapshot.tuples;
+        self.sums = snapshot.sums;
     }
 
     /// The code of `pos` for `color` (716, past every real code, when occupied).
