@@ -199,6 +199,30 @@ impl<'a> Worker<'a> {
         moves.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
     }
 
+    /// [`Worker::leaf_vcf`] at a node whose analysis `a` is at hand (`me` to move, no
+    /// five for either side): its fours are the analysis' own, in the same row-major
+    /// order the board scan would find them, so the first scan is saved.
+    fn leaf_vcf_at(&mut self, me: Color, depth: u32, a: &NodeAnalysis) -> bool {
+        // A square forbidden to us carries no patterns in the analysis; the scan counted
+        // its fours all the same (the move loop then refuses it).
+        let board = &self.board;
+        let fours: arrayvec::ArrayVec<Pos, 64> = a
+            .moves
+            .iter()
+            .filter(|m| {
+                let mine = if m.score == i32::MIN {
+                    crate::pattern::PatternCounts::of(&board.patterns(m.pos, me))
+                } else {
+                    m.mine
+                };
+                mine.f4 + mine.b4 > 0
+            })
+            .map(|m| m.pos)
+            .take(64)
+            .collect();
+        self.try_fours(me, depth, fours, None)
+    }
+
     /// Does `me` (to move, with no five of the opponent pending) win by continuous fours
     /// within `depth` attacker moves? Works on the worker's board in place.
     fn leaf_vcf(&mut self, me: Color, depth: u32) -> bool {
@@ -231,6 +255,22 @@ impl<'a> Worker<'a> {
             }
         }
         if their_fives >= 2 || depth == 0 {
+            return false;
+        }
+        self.try_fours(me, depth, fours, their_five)
+    }
+
+    /// The moves of [`Worker::leaf_vcf`] from a scan's fours (`their_five`: the square
+    /// where the opponent would make five, which a four must take).
+    fn try_fours(
+        &mut self,
+        me: Color,
+        depth: u32,
+        fours: arrayvec::ArrayVec<Pos, 64>,
+        their_five: Option<Pos>,
+    ) -> bool {
+        let opp = me.opponent();
+        if depth == 0 {
             return false;
         }
         for pos in fours {
@@ -397,7 +437,7 @@ impl<'a> Worker<'a> {
         if depth <= 0 && forced.is_none() {
             // Quiescence: a quick VCF for the side to move decides tactical leaves.
             self.vcf_budget = LEAF_VCF_NODES;
-            if a.my_four_moves && self.leaf_vcf(me, LEAF_VCF_DEPTH) {
+            if a.my_four_moves && self.leaf_vcf_at(me, LEAF_VCF_DEPTH, a) {
                 return WIN - ply as i32 - LEAF_VCF_PLIES;
             }
             return a.eval;
@@ -579,5 +619,62 @@ impl<'a> Worker<'a> {
             bound,
         );
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The leaf VCF from a node's analysis answers as the one that scans the board, and
+    /// spends the same budget, on the positions of random games in every rule.
+    #[test]
+    fn the_leaf_vcf_from_an_analysis_matches_the_scanning_one() {
+        let mut next = crate::pattern::tests::xorshift(0x0F0E_4B1D_2024);
+        let mut compared = 0;
+        let mut wins = 0;
+        for rule in Rule::ALL {
+            for _game in 0..12 {
+                let mut position = Position::new(15, 15, rule).unwrap();
+                let tt = TranspositionTable::new(1 << 16);
+                let shared = Shared::new(0);
+                let stop = AtomicBool::new(false);
+                let limits = super::super::Limits::unbounded();
+                for _ in 0..60 {
+                    let mut worker = Worker::new(&position, &tt, &shared, &stop, &limits, true);
+                    let me = position.to_move();
+                    let mut a = NodeAnalysis::default();
+                    analyse(&mut worker.board, me, rule, &mut a);
+                    if a.my_five.is_some() || !a.their_fives.is_empty() {
+                        break;
+                    }
+                    if a.my_four_moves {
+                        worker.vcf_budget = LEAF_VCF_NODES;
+                        let scanned = worker.leaf_vcf(me, LEAF_VCF_DEPTH);
+                        let scan_budget = worker.vcf_budget;
+                        worker.vcf_budget = LEAF_VCF_NODES;
+                        let from_analysis = worker.leaf_vcf_at(me, LEAF_VCF_DEPTH, &a);
+                        assert_eq!(scanned, from_analysis, "{rule:?} {:?}", position.history());
+                        assert_eq!(scan_budget, worker.vcf_budget);
+                        compared += 1;
+                        wins += usize::from(scanned);
+                    }
+                    let legal: Vec<Pos> = a
+                        .moves
+                        .iter()
+                        .filter(|m| m.score != i32::MIN)
+                        .map(|m| m.pos)
+                        .collect();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    position.play(legal[(next() % legal.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(
+            compared > 100 && wins > 5,
+            "{compared} compared, {wins} wins"
+        );
     }
 }

@@ -287,7 +287,11 @@ mod tests {
                     if !b.is_empty(p) {
                         continue;
                     }
-                    let color = if next().is_multiple_of(2) { Color::Black } else { Color::White };
+                    let color = if next().is_multiple_of(2) {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
                     b.place(p, Cell::Stone(color));
                     placed.push(p);
                 } else if roll < 9 {

@@ -20,8 +20,8 @@
 //! Weights come in files, one per rule family ([`WeightFamily`]), embedded in the binary
 //! ([`embedded`]) or loaded from a path ([`LearnedWeights::from_bytes`]).
 
-use crate::board::{Board, Color, Pos, CELL_SLOTS};
 use super::board::Change;
+use crate::board::{Board, Color, Pos, CELL_SLOTS};
 use crate::pattern::{Pattern, PatternCache, Threat};
 use crate::rules::Rule;
 use std::sync::OnceLock;
