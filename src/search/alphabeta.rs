@@ -659,12 +659,7 @@ mod tests {
                         compared += 1;
                         wins += usize::from(scanned);
                     }
-                    let legal: Vec<Pos> = a
-                        .moves
-                        .iter()
-                        .filter(|m| m.score != i32::MIN)
-                        .map(|m| m.pos)
-                        .collect();
+                    let legal = a.legal_squares();
                     if legal.is_empty() {
                         break;
                     }

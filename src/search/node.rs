@@ -85,6 +85,18 @@ pub struct NodeAnalysis {
     pub fouls: Vec<Pos>,
 }
 
+impl NodeAnalysis {
+    /// The candidate squares the side to move may play (forbidden ones left out), in the
+    /// analysis' order.
+    pub fn legal_squares(&self) -> Vec<Pos> {
+        self.moves
+            .iter()
+            .filter(|m| m.score != i32::MIN)
+            .map(|m| m.pos)
+            .collect()
+    }
+}
+
 /// Analyse the position for `me` to move. `out` is reused to avoid allocation.
 pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAnalysis) {
     out.moves.clear();
@@ -312,12 +324,7 @@ mod tests {
                         board.remove(played.pop().unwrap());
                     } else {
                         analyse(&mut board, me, rule, &mut a);
-                        let legal: Vec<Pos> = a
-                            .moves
-                            .iter()
-                            .filter(|m| m.score != i32::MIN)
-                            .map(|m| m.pos)
-                            .collect();
+                        let legal = a.legal_squares();
                         let pos = if legal.is_empty() {
                             Pos::new(size / 2, size / 2)
                         } else {

@@ -208,12 +208,7 @@ impl Searcher for AlphaBetaSearcher {
             position.rule(),
             &mut analysis,
         );
-        let legal: Vec<Pos> = analysis
-            .moves
-            .iter()
-            .filter(|m| m.score != i32::MIN)
-            .map(|m| m.pos)
-            .collect();
+        let legal = analysis.legal_squares();
         // Blocked root moves leave the list, unless they are all there is.
         let blocks_ignored =
             !limits.blocked.is_empty() && legal.iter().all(|p| limits.blocked.contains(p));
