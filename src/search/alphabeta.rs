@@ -254,7 +254,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        if their_fives >= 2 || depth == 0 {
+        if their_fives >= 2 {
             return false;
         }
         self.try_fours(me, depth, fours, their_five)

@@ -48,6 +48,22 @@ pub struct Change {
     pub old_code: u16,
 }
 
+impl Change {
+    /// A pattern change of square `square` for colour index `color` on line `dir`, with
+    /// no learned values noted.
+    #[inline(always)]
+    pub fn pattern(square: usize, color: usize, dir: usize, old: Pattern) -> Change {
+        Change {
+            square: square as u16,
+            color: color as u8,
+            dir: dir as u8,
+            old,
+            old_tuple: 0,
+            old_code: 0,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Placed {
     pos: Pos,
@@ -125,14 +141,7 @@ impl SearchBoard {
             None => {
                 self.cache
                     .refresh_around_noting(&self.board, pos, |q, c, dir, old, _| {
-                        changes.push(Change {
-                            square: q as u16,
-                            color: c as u8,
-                            dir: dir as u8,
-                            old,
-                            old_tuple: 0,
-                            old_code: 0,
-                        })
+                        changes.push(Change::pattern(q, c, dir, old))
                     });
                 None
             }

@@ -532,12 +532,9 @@ impl LearnedState {
         cache.refresh_around_noting(board, pos, |q, c, dir, old, new| {
             let tuple = &mut self.tuples[q][c];
             changes.push(Change {
-                square: q as u16,
-                color: c as u8,
-                dir: dir as u8,
-                old,
                 old_tuple: *tuple,
                 old_code: self.codes[q][c],
+                ..Change::pattern(q, c, dir, old)
             });
             *tuple = (i32::from(*tuple) + (new as i32 - old as i32) * DIRECTION_WEIGHT[dir]) as u16;
             let code = CODE_OF_TUPLE[usize::from(*tuple)];
