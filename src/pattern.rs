@@ -12,7 +12,7 @@
 //! Renju: the tables cannot tell a real three from a fake one (that depends on other lines)
 //! nor see forbidden points; search code confirms fouls with [`crate::rules::renju_foul`].
 
-use crate::board::{Board, Color, Direction, Pos};
+use crate::board::{Board, Color, Direction, Pos, MAX_SIZE};
 use crate::rules::{line_run_wins, window_mask, Rule};
 use std::sync::OnceLock;
 
@@ -58,6 +58,14 @@ impl Pattern {
 
     fn from_u8(v: u8) -> Pattern {
         Pattern::ALL[v as usize]
+    }
+
+    /// The strongest of a square's four line patterns: a cheaper question than
+    /// [`PatternCounts::of`] where only "a five?" or "a four?" matters.
+    #[inline(always)]
+    pub fn strongest(patterns: &[Pattern; 4]) -> Pattern {
+        let [a, b, c, d] = *patterns;
+        a.max(b).max(c.max(d))
     }
 }
 
@@ -397,6 +405,10 @@ pub struct PatternCache {
     /// `cells[square][colour][direction]`, right for every empty square (occupied ones
     /// are brought up to date when emptied).
     cells: Box<[[[Pattern; 4]; 2]]>,
+    /// By colour, row by row (bit x of row y is the square (x, y)): the squares whose
+    /// kept patterns hold a four or a five on some line. Like the patterns, right for the
+    /// empty squares only: mask with them.
+    four_rows: [[u32; MAX_SIZE]; 2],
 }
 
 impl PatternCache {
@@ -405,6 +417,7 @@ impl PatternCache {
         let mut cache = PatternCache {
             tables,
             cells: vec![[[Pattern::Dead; 4]; 2]; crate::board::CELL_SLOTS].into_boxed_slice(),
+            four_rows: [[0; MAX_SIZE]; 2],
         };
         for pos in board.positions() {
             cache.refresh_square(board, pos);
@@ -415,9 +428,48 @@ impl PatternCache {
     /// Recompute one square's patterns.
     pub fn refresh_square(&mut self, board: &Board, pos: Pos) {
         for color in Color::BOTH {
-            self.cells[pos.index()][color.index()] =
-                Direction::ALL.map(|dir| self.tables.pattern(board, pos, color, dir));
+            let patterns = Direction::ALL.map(|dir| self.tables.pattern(board, pos, color, dir));
+            self.cells[pos.index()][color.index()] = patterns;
+            self.note_four(
+                pos.index(),
+                color.index(),
+                Pattern::strongest(&patterns) >= Pattern::B4,
+            );
         }
+    }
+
+    /// Set square `square`'s pattern on line `dir` for colour index `color`, and its bit
+    /// in the four rows. Most changes leave the square on the same side of "a four or
+    /// more on some line"; only a crossing looks at the other lines, read as one word
+    /// changed in a register (reading the cells back after the byte store would stall on
+    /// it).
+    #[inline(always)]
+    fn set_pattern(&mut self, square: usize, color: usize, dir: usize, pattern: Pattern) {
+        let cell = &mut self.cells[square][color];
+        let old = cell[dir];
+        let word = u32::from_le_bytes(cell.map(|p| p as u8));
+        cell[dir] = pattern;
+        if (old >= Pattern::B4) != (pattern >= Pattern::B4) {
+            let shift = 8 * dir as u32;
+            let word = (word & !(0xFF << shift)) | u32::from(pattern as u8) << shift;
+            let [a, b, c, d] = word.to_le_bytes();
+            self.note_four(square, color, a.max(b).max(c.max(d)) >= Pattern::B4 as u8);
+        }
+    }
+
+    /// Set or clear square `square`'s bit in the four rows of colour index `color`.
+    #[inline(always)]
+    fn note_four(&mut self, square: usize, color: usize, four: bool) {
+        let (y, bit) = (square / MAX_SIZE, 1u32 << (square % MAX_SIZE));
+        let row = &mut self.four_rows[color][y];
+        *row = (*row & !bit) | if four { bit } else { 0 };
+    }
+
+    /// The squares where `color`'s kept patterns hold a four or a five (bit x of row y):
+    /// right for the empty squares only.
+    #[inline(always)]
+    pub fn four_rows(&self, color: Color) -> &[u32; MAX_SIZE] {
+        &self.four_rows[color.index()]
     }
 
     /// The tables the patterns come from.
@@ -430,7 +482,7 @@ impl PatternCache {
     /// changed, newest change first).
     #[inline(always)]
     pub fn restore(&mut self, square: usize, color: usize, dir: usize, pattern: Pattern) {
-        self.cells[square][color][dir] = pattern;
+        self.set_pattern(square, color, dir, pattern);
     }
 
     /// The kept patterns of the empty square `pos` for `color`.
@@ -472,10 +524,10 @@ impl PatternCache {
                 let q = (pos.index() as isize + offset as isize * step) as usize;
                 for color in Color::BOTH {
                     let new = self.tables.of_key(color, line.key(color, bit as u32));
-                    let cell = &mut self.cells[q][color.index()][dir as usize];
-                    if *cell != new {
-                        changed(q, color.index(), dir as usize, *cell, new);
-                        *cell = new;
+                    let old = self.cells[q][color.index()][dir as usize];
+                    if old != new {
+                        changed(q, color.index(), dir as usize, old, new);
+                        self.set_pattern(q, color.index(), dir as usize, new);
                     }
                 }
             }

@@ -14,7 +14,7 @@ use super::score::{from_tt, to_tt, INFINITY, WIN, WIN_BOUND};
 use super::tt::{Bound, TranspositionTable};
 use super::{Limits, RealtimeSink, RootEvent, REALTIME_AFTER, REALTIME_FROM_DEPTH};
 use crate::board::{Board, Cell, Color, Pos};
-use crate::pattern::{PatternTables, Threat};
+use crate::pattern::{Pattern, PatternTables, Threat};
 use crate::position::Position;
 use crate::rules::Rule;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -227,29 +227,33 @@ impl<'a> Worker<'a> {
     /// within `depth` attacker moves? Works on the worker's board in place.
     fn leaf_vcf(&mut self, me: Color, depth: u32) -> bool {
         let opp = me.opponent();
-        let rows = crate::board::geometry::candidate_rows(&self.board);
         let mut fours: arrayvec::ArrayVec<Pos, 64> = arrayvec::ArrayVec::new();
         let mut their_five: Option<Pos> = None;
         let mut their_fives = 0;
-        for (y, &row) in rows.iter().enumerate().take(self.board.height()) {
-            let mut bits = row;
+        // Only the empty squares where either side has a four or a five, in
+        // row-major order: every such square is near stones, so this is the candidate scan
+        // with the squares it would pass over left out.
+        let cache = self.board.pattern_cache();
+        let (my_fours, their_fours) = (cache.four_rows(me), cache.four_rows(opp));
+        for y in 0..self.board.height() {
+            let empty = self
+                .board
+                .line_empty(crate::board::Direction::Horizontal, y);
+            let mut bits = (my_fours[y] | their_fours[y]) & empty;
             while bits != 0 {
                 let x = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let pos = Pos::new(x, y);
-                let mine = crate::pattern::PatternCounts::of(&self.board.patterns(pos, me));
-                if mine.f5 > 0 {
+                let mine = Pattern::strongest(&self.board.patterns(pos, me));
+                if mine == Pattern::F5 {
                     return true;
                 }
-                if self
-                    .board
-                    .patterns(pos, opp)
-                    .contains(&crate::pattern::Pattern::F5)
-                {
+                if Pattern::strongest(&self.board.patterns(pos, opp)) == Pattern::F5 {
                     their_fives += 1;
                     their_five = Some(pos);
                 }
-                if mine.f4 + mine.b4 > 0 && !fours.is_full() {
+                // A four, closed or open (a five returned above).
+                if mine >= Pattern::B4 && !fours.is_full() {
                     fours.push(pos);
                 }
             }
@@ -293,17 +297,13 @@ impl<'a> Worker<'a> {
             {
                 continue;
             }
-            self.board.place(pos, Cell::Stone(me));
+            self.board.place_patterns_only(pos, Cell::Stone(me));
             // Where does the four complete?
             let mut completion = None;
             let mut completions = 0;
             // The four completes on an empty square of a line through `pos`.
             for q in crate::board::geometry::line_neighbours(&self.board, pos) {
-                if self
-                    .board
-                    .patterns(q, me)
-                    .contains(&crate::pattern::Pattern::F5)
-                {
+                if self.board.patterns(q, me).contains(&Pattern::F5) {
                     completions += 1;
                     completion = Some(q);
                 }
@@ -316,7 +316,7 @@ impl<'a> Worker<'a> {
                     {
                         true
                     } else {
-                        self.board.place(block, Cell::Stone(opp));
+                        self.board.place_patterns_only(block, Cell::Stone(opp));
                         let w = self.leaf_vcf(me, depth - 1);
                         self.board.remove(block);
                         w

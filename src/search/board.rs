@@ -69,6 +69,8 @@ struct Placed {
     pos: Pos,
     changes_from: usize,
     learned: Option<LearnedSnapshot>,
+    /// Placed by [`SearchBoard::place_patterns_only`]: the learned state did not see it.
+    patterns_only: bool,
 }
 
 impl SearchBoard {
@@ -150,6 +152,28 @@ impl SearchBoard {
             pos,
             changes_from,
             learned,
+            patterns_only: false,
+        });
+    }
+
+    /// [`SearchBoard::place`] for a line of play that reads only patterns (the leaf VCF):
+    /// the learned state is left as it was, which spares its updates. Such a stone must be
+    /// taken back by [`SearchBoard::remove`] while it is the last one placed, before any
+    /// other place or any read of the learned state.
+    #[inline]
+    pub fn place_patterns_only(&mut self, pos: Pos, cell: Cell) {
+        self.board.place(pos, cell);
+        let changes_from = self.changes.len();
+        let changes = &mut self.changes;
+        self.cache
+            .refresh_around_noting(&self.board, pos, |q, c, dir, old, _| {
+                changes.push(Change::pattern(q, c, dir, old))
+            });
+        self.placed.push(Placed {
+            pos,
+            changes_from,
+            learned: None,
+            patterns_only: true,
         });
     }
 
@@ -178,6 +202,10 @@ impl SearchBoard {
                 self.changes.truncate(last.changes_from);
             }
             _ => {
+                debug_assert!(
+                    self.learned.is_none() || self.placed.iter().all(|p| !p.patterns_only),
+                    "a stone placed for patterns only is still on the board"
+                );
                 self.placed.clear();
                 self.changes.clear();
                 self.cache.refresh_square(&self.board, pos);
@@ -259,6 +287,14 @@ mod tests {
                                 fresh,
                                 "{rule:?} {w}x{h} at {p} for {color:?}"
                             );
+                            if b.is_empty(p) {
+                                let row = b.pattern_cache().four_rows(color)[p.y()];
+                                assert_eq!(
+                                    row >> p.x() & 1 == 1,
+                                    Pattern::strongest(&fresh) >= Pattern::B4,
+                                    "four bit {rule:?} {w}x{h} at {p} for {color:?}"
+                                );
+                            }
                         }
                     }
                 }
@@ -312,14 +348,38 @@ mod tests {
                     recomputed += usize::from(i + 1 < placed.len());
                     b.remove(placed.remove(i));
                 }
-                let fresh = SearchBoard::with_weights((*b).clone(), tables, weights);
-                for q in b.positions().filter(|&q| b.is_empty(q)).collect::<Vec<_>>() {
-                    for color in Color::BOTH {
-                        assert_eq!(
-                            b.patterns(q, color),
-                            fresh.patterns(q, color),
-                            "{rule:?} step {step} at {q}"
-                        );
+                // Now and then a run of stones for the patterns only (as the leaf VCF
+                // plays them), checked and taken back last first.
+                let mut quick: Vec<Pos> = Vec::new();
+                if next().is_multiple_of(4) {
+                    for _ in 0..3 {
+                        let q = Pos::new(3 + (next() % 9) as usize, 3 + (next() % 9) as usize);
+                        if b.is_empty(q) {
+                            b.place_patterns_only(q, Cell::Stone(Color::BOTH[quick.len() % 2]));
+                            quick.push(q);
+                        }
+                    }
+                }
+                for round in 0..2 {
+                    let fresh = SearchBoard::with_weights((*b).clone(), tables, weights);
+                    for q in b.positions().filter(|&q| b.is_empty(q)).collect::<Vec<_>>() {
+                        for color in Color::BOTH {
+                            assert_eq!(
+                                b.patterns(q, color),
+                                fresh.patterns(q, color),
+                                "{rule:?} step {step} at {q}"
+                            );
+                            assert_eq!(
+                                b.pattern_cache().four_rows(color)[q.y()] >> q.x() & 1,
+                                fresh.pattern_cache().four_rows(color)[q.y()] >> q.x() & 1,
+                                "four bit {rule:?} step {step} at {q}"
+                            );
+                        }
+                    }
+                    if round == 0 {
+                        while let Some(q) = quick.pop() {
+                            b.remove(q);
+                        }
                     }
                 }
                 let diff = b.learned().unwrap().differences(&b, b.pattern_cache());
