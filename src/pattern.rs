@@ -600,7 +600,22 @@ impl PatternCounts {
     #[inline]
     pub fn of(patterns: &[Pattern; 4]) -> PatternCounts {
         let sum: u64 = patterns.iter().map(|&p| COUNT_BYTE[p as usize]).sum();
-        let [f5, f4, b4, f3, b3, f2, b2, f1] = sum.to_le_bytes();
+        PatternCounts::unpack(sum)
+    }
+
+    /// The counts of patterns given by their index (`Pattern as usize`), packed into a
+    /// word as [`PatternCounts::unpack`] reads it: for tables built at compile time.
+    pub const fn packed(patterns: [usize; 4]) -> u64 {
+        COUNT_BYTE[patterns[0]]
+            + COUNT_BYTE[patterns[1]]
+            + COUNT_BYTE[patterns[2]]
+            + COUNT_BYTE[patterns[3]]
+    }
+
+    /// The counts packed one a byte, fives in the lowest (see [`PatternCounts::packed`]).
+    #[inline(always)]
+    pub fn unpack(packed: u64) -> PatternCounts {
+        let [f5, f4, b4, f3, b3, f2, b2, f1] = packed.to_le_bytes();
         PatternCounts {
             f5,
             f4,

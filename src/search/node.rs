@@ -124,10 +124,15 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
             let x = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let pos = Pos::new(x, y);
-            let mine_p = board.patterns(pos, me);
-            let theirs_p = board.patterns(pos, opp);
-            let mine = PatternCounts::of(&mine_p);
-            let theirs = PatternCounts::of(&theirs_p);
+            // The counts from the learned state's codes when it keeps them (one lookup
+            // each), else from the patterns.
+            let (mine, theirs) = match board.learned() {
+                Some(state) => (state.counts(pos, me), state.counts(pos, opp)),
+                None => (
+                    PatternCounts::of(&board.patterns(pos, me)),
+                    PatternCounts::of(&board.patterns(pos, opp)),
+                ),
+            };
             let my_threat = mine.threat();
             let mut their_threat = theirs.threat();
             // Renju: Black's shapes that may be fouls are checked exactly.
@@ -136,7 +141,7 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
                 // A forbidden square is no move for us, but still a square the opponent
                 // may want.
                 if !learned_eval && their_threat >= Threat::Four {
-                    features.add_theirs(&theirs_p);
+                    features.add_theirs(&board.patterns(pos, opp));
                 }
                 out.moves.push(Candidate {
                     pos,
@@ -156,9 +161,9 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
             }
             // The classic evaluation's pattern counts (the learned one keeps its own sums).
             if !learned_eval {
-                features.add_mine(&mine_p);
+                features.add_mine(&board.patterns(pos, me));
                 if !their_forbidden {
-                    features.add_theirs(&theirs_p);
+                    features.add_theirs(&board.patterns(pos, opp));
                 }
             }
             if my_threat != Threat::None && mine.f4 + mine.b4 > 0 {
@@ -210,11 +215,11 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
                     let their_value = if their_forbidden {
                         0
                     } else {
-                        pattern_sum(&theirs_p)
+                        pattern_sum(&board.patterns(pos, opp))
                     };
                     threat_bonus(my_threat)
                         + threat_bonus(their_threat) * 4 / 5
-                        + pattern_sum(&mine_p) * 2
+                        + pattern_sum(&board.patterns(pos, me)) * 2
                         + their_value
                 }
             };
