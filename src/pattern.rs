@@ -430,10 +430,10 @@ impl PatternCache {
         for color in Color::BOTH {
             let patterns = Direction::ALL.map(|dir| self.tables.pattern(board, pos, color, dir));
             self.cells[pos.index()][color.index()] = patterns;
-            self.note_four(
+            self.note_strongest(
                 pos.index(),
                 color.index(),
-                Pattern::strongest(&patterns) >= Pattern::B4,
+                Pattern::strongest(&patterns) as u8,
             );
         }
     }
@@ -453,16 +453,22 @@ impl PatternCache {
             let shift = 8 * dir as u32;
             let word = (word & !(0xFF << shift)) | u32::from(pattern as u8) << shift;
             let [a, b, c, d] = word.to_le_bytes();
-            self.note_four(square, color, a.max(b).max(c.max(d)) >= Pattern::B4 as u8);
+            self.note_strongest(square, color, a.max(b).max(c.max(d)));
         }
     }
 
-    /// Set or clear square `square`'s bit in the four rows of colour index `color`.
+    /// Set or clear square `square`'s bit in the four rows of colour index `color` by
+    /// `strongest`, the strongest of its patterns (as a byte).
     #[inline(always)]
-    fn note_four(&mut self, square: usize, color: usize, four: bool) {
+    fn note_strongest(&mut self, square: usize, color: usize, strongest: u8) {
         let (y, bit) = (square / MAX_SIZE, 1u32 << (square % MAX_SIZE));
         let row = &mut self.four_rows[color][y];
-        *row = (*row & !bit) | if four { bit } else { 0 };
+        *row = (*row & !bit)
+            | if strongest >= Pattern::B4 as u8 {
+                bit
+            } else {
+                0
+            };
     }
 
     /// The squares where `color`'s kept patterns hold a four or a five (bit x of row y):
@@ -470,6 +476,21 @@ impl PatternCache {
     #[inline(always)]
     pub fn four_rows(&self, color: Color) -> &[u32; MAX_SIZE] {
         &self.four_rows[color.index()]
+    }
+
+    /// Does the empty square `pos` hold an open two or more on some line for either
+    /// colour, that is a [`Threat`] above [`Threat::None`] for one of them? Both colours'
+    /// eight kept patterns are tested at once, a byte each (all below 128): a byte of at
+    /// least `F2` carries into its top bit when `0x80 - F2` is added.
+    #[inline(always)]
+    pub fn threatens(&self, pos: Pos) -> bool {
+        let [b, w] = self.cells[pos.index()];
+        let word = u64::from_le_bytes([
+            b[0] as u8, b[1] as u8, b[2] as u8, b[3] as u8, w[0] as u8, w[1] as u8, w[2] as u8,
+            w[3] as u8,
+        ]);
+        const ADD: u64 = u64::from_le_bytes([0x80 - Pattern::F2 as u8; 8]);
+        (word + ADD) & 0x8080_8080_8080_8080 != 0
     }
 
     /// The tables the patterns come from.

@@ -67,6 +67,10 @@ pub(super) struct Worker<'a> {
     root_color: Color,
     /// Deepest ply reached since the last [`Worker::take_seldepth`].
     seldepth: usize,
+    /// Quiescence leaves are scored from the candidates with a threat instead of a full
+    /// node analysis: the learned evaluation is on and no colour has forbidden
+    /// moves (see [`Worker::quiet_leaf`]).
+    marked_leaves: bool,
     /// Root moves this search leaves out: blocked ones, and with multi-PV the lines the
     /// iteration already has. When nothing else is left at the root, every other legal
     /// move is searched; when nothing at all is left, the root returns [`NO_MOVE`].
@@ -94,7 +98,12 @@ impl<'a> Worker<'a> {
             limits.evaluator.weights_for(position.rule()),
         );
         board.set_learned_ordering(limits.ordering == super::MoveOrdering::Learned);
+        let rule = position.rule();
+        let marked_leaves = board.learned().is_some()
+            && !rule.has_fouls_for(Color::Black)
+            && !rule.has_fouls_for(Color::White);
         Worker {
+            marked_leaves,
             board,
             rule: position.rule(),
             tt,
@@ -197,6 +206,75 @@ impl<'a> Worker<'a> {
         }
         // Stable and total: score, then square.
         moves.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+    }
+
+    /// A quiescence leaf (`me` to move) scored as [`Worker::search_node`] scores it after
+    /// a full analysis, looking closer only at the candidates where the pattern cache
+    /// shows a threat of some kind for either side ([`crate::pattern::PatternCache::threatens`]): the
+    /// strongest combinations, the fives, the open fours and the fours (in the same
+    /// row-major order) are all there, and the learned evaluation needs nothing else
+    /// where no move is forbidden. `None`
+    /// when the opponent has exactly one five to block: that leaf searches the block,
+    /// which takes the full analysis.
+    fn quiet_leaf(&mut self, me: Color, ply: usize, pv: &mut Vec<Pos>) -> Option<i32> {
+        let opp = me.opponent();
+        let rows = crate::board::geometry::candidate_rows(&self.board);
+        let state = self
+            .board
+            .learned()
+            .expect("marked leaves need the learned state");
+        let cache = self.board.pattern_cache();
+        let (mut my_best, mut their_best) = (Threat::None, Threat::None);
+        let (mut my_five, mut my_open_four) = (None, None);
+        let mut their_fives = 0;
+        let mut fours: arrayvec::ArrayVec<Pos, 64> = arrayvec::ArrayVec::new();
+        for (y, &row) in rows.iter().enumerate().take(self.board.height()) {
+            let mut bits = row;
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let pos = Pos::new(x, y);
+                if !cache.threatens(pos) {
+                    continue;
+                }
+                let (mine, theirs) = (state.counts(pos, me), state.counts(pos, opp));
+                let (my_threat, their_threat) = (mine.threat(), theirs.threat());
+                my_best = my_best.max(my_threat);
+                their_best = their_best.max(their_threat);
+                match my_threat {
+                    Threat::Five => {
+                        my_five.get_or_insert(pos);
+                    }
+                    Threat::OpenFour => {
+                        my_open_four.get_or_insert(pos);
+                    }
+                    _ => {}
+                }
+                their_fives += usize::from(their_threat == Threat::Five);
+                if mine.f4 + mine.b4 > 0 && !fours.is_full() {
+                    fours.push(pos);
+                }
+            }
+        }
+        if let Some(five) = my_five {
+            pv.push(five);
+            return Some(WIN - ply as i32 - 1);
+        }
+        match their_fives {
+            0 => {}
+            1 => return None,
+            _ => return Some(-(WIN - ply as i32 - 2)),
+        }
+        if let Some(open_four) = my_open_four {
+            pv.push(open_four);
+            return Some(WIN - ply as i32 - 3);
+        }
+        let eval = super::node::learned_eval(state, me, &[], my_best, their_best);
+        self.vcf_budget = LEAF_VCF_NODES;
+        if !fours.is_empty() && self.try_fours(me, LEAF_VCF_DEPTH, fours, None) {
+            return Some(WIN - ply as i32 - LEAF_VCF_PLIES);
+        }
+        Some(eval)
     }
 
     /// [`Worker::leaf_vcf`] at a node whose analysis `a` is at hand (`me` to move, no
@@ -375,6 +453,11 @@ impl<'a> Worker<'a> {
                 if cut {
                     return score;
                 }
+            }
+        }
+        if depth <= 0 && ply > 0 && self.marked_leaves {
+            if let Some(score) = self.quiet_leaf(me, ply, pv) {
+                return score;
             }
         }
         let mut analysis = std::mem::take(&mut self.analyses[ply]);
@@ -625,6 +708,67 @@ impl<'a> Worker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Quiescence leaves scored from the candidates with a threat answer as the full
+    /// analysis does (score and line), on the positions of random games in every rule
+    /// without forbidden moves; where the opponent has one five to block both take the
+    /// full path.
+    #[test]
+    fn quiet_leaves_score_as_the_full_analysis() {
+        let mut next = crate::pattern::tests::xorshift(0x1EAF_5CA1_2026);
+        let (mut compared, mut wins, mut fallbacks) = (0, 0, 0);
+        for rule in Rule::ALL
+            .into_iter()
+            .filter(|r| !r.has_fouls_for(Color::Black))
+        {
+            for size in [15usize, 20] {
+                for _game in 0..6 {
+                    let mut position = Position::new(size, size, rule).unwrap();
+                    let shared = Shared::new(0);
+                    let stop = AtomicBool::new(false);
+                    let limits = super::super::Limits::unbounded();
+                    for _ in 0..80 {
+                        let (tt_a, tt_b) = (
+                            TranspositionTable::new(1 << 12),
+                            TranspositionTable::new(1 << 12),
+                        );
+                        let mut quick =
+                            Worker::new(&position, &tt_a, &shared, &stop, &limits, true);
+                        let mut full = Worker::new(&position, &tt_b, &shared, &stop, &limits, true);
+                        assert!(
+                            quick.marked_leaves,
+                            "{rule:?}: the learned evaluation is on"
+                        );
+                        full.marked_leaves = false;
+                        let me = position.to_move();
+                        let (mut pv_a, mut pv_b) = (Vec::new(), Vec::new());
+                        let a = quick.search(me, 0, -INFINITY, INFINITY, 1, &mut pv_a);
+                        let b = full.search(me, 0, -INFINITY, INFINITY, 1, &mut pv_b);
+                        assert_eq!((a, &pv_a), (b, &pv_b), "{rule:?} {:?}", position.history());
+                        assert_eq!(quick.nodes, full.nodes);
+                        compared += 1;
+                        wins += usize::from(a.abs() >= WIN_BOUND);
+                        let mut pv = Vec::new();
+                        fallbacks += usize::from(quick.quiet_leaf(me, 1, &mut pv).is_none());
+                        let mut an = NodeAnalysis::default();
+                        analyse(&mut quick.board, me, rule, &mut an);
+                        if an.my_five.is_some() || an.their_fives.len() >= 2 {
+                            break;
+                        }
+                        let legal = an.legal_squares();
+                        if legal.is_empty() {
+                            break;
+                        }
+                        position.play(legal[(next() % legal.len() as u64) as usize]);
+                    }
+                }
+            }
+        }
+        assert!(
+            compared > 1000 && wins > 20 && fallbacks > 5,
+            "{compared} {wins} {fallbacks}"
+        );
+    }
 
     /// The leaf VCF from a node's analysis answers as the one that scans the board, and
     /// spends the same budget, on the positions of random games in every rule.

@@ -243,6 +243,7 @@ mod tests {
     use super::*;
     use crate::board::Direction;
     use crate::pattern::tests::xorshift;
+    use crate::pattern::{PatternCounts, Threat};
     use crate::rules::Rule;
 
     /// The kept patterns agree with fresh table lookups on every square after any run of
@@ -288,6 +289,12 @@ mod tests {
                                 "{rule:?} {w}x{h} at {p} for {color:?}"
                             );
                             if b.is_empty(p) {
+                                let threat = |c| PatternCounts::of(&b.patterns(p, c)).threat();
+                                assert_eq!(
+                                    b.pattern_cache().threatens(p),
+                                    Color::BOTH.iter().any(|&c| threat(c) > Threat::None),
+                                    "threat test {rule:?} {w}x{h} at {p}"
+                                );
                                 let row = b.pattern_cache().four_rows(color)[p.y()];
                                 assert_eq!(
                                     row >> p.x() & 1 == 1,

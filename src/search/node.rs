@@ -112,7 +112,7 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
         .learned()
         .filter(|s| s.orders_moves())
         .map(|s| s.weights());
-    let learned_eval = board.learned().is_some();
+    let learned_on = board.learned().is_some();
     let rows = candidate_rows(board);
     let mut features = EvalFeatures::default();
     let me_fouls = rule.has_fouls_for(me);
@@ -140,7 +140,7 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
                 out.fouls.push(pos);
                 // A forbidden square is no move for us, but still a square the opponent
                 // may want.
-                if !learned_eval && their_threat >= Threat::Four {
+                if !learned_on && their_threat >= Threat::Four {
                     features.add_theirs(&board.patterns(pos, opp));
                 }
                 out.moves.push(Candidate {
@@ -160,7 +160,7 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
                 out.fouls.push(pos);
             }
             // The classic evaluation's pattern counts (the learned one keeps its own sums).
-            if !learned_eval {
+            if !learned_on {
                 features.add_mine(&board.patterns(pos, me));
                 if !their_forbidden {
                     features.add_theirs(&board.patterns(pos, opp));
@@ -232,28 +232,37 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
         }
     }
     out.eval = match board.learned() {
-        // Learned: the kept sums over the empty squares, the fouls coded as such, and the
-        // threat class (see `learned`).
-        Some(state) => {
-            let w = state.weights();
-            let mut eval = i64::from(state.square_sum(me));
-            for &pos in &out.fouls {
-                let c = usize::from(state.code(pos, Color::Black));
-                let f = usize::from(FORBIDDEN);
-                eval += if me == Color::Black {
-                    i64::from(w.mine[f] - w.mine[c])
-                } else {
-                    -i64::from(w.theirs[f] - w.theirs[c])
-                };
-            }
-            eval +=
-                i64::from(w.threat[learned::threat_class(features.my_best, features.their_best)]);
-            eval.clamp(i64::from(-EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
-        }
+        Some(state) => learned_eval(state, me, &out.fouls, features.my_best, features.their_best),
         // Classic: own shapes minus the opponent's (see `eval`).
         None => WEIGHTS.evaluate(&features),
     };
     out.features = features;
+}
+
+/// The learned evaluation for `me` to move: the kept sums over the empty squares, the
+/// squares forbidden to Black (`fouls`) coded as such, and the threat class of the
+/// strongest combinations (see `learned`), clamped to the evaluation's limit.
+#[inline]
+pub fn learned_eval(
+    state: &learned::LearnedState,
+    me: Color,
+    fouls: &[Pos],
+    my_best: Threat,
+    their_best: Threat,
+) -> i32 {
+    let w = state.weights();
+    let mut eval = i64::from(state.square_sum(me));
+    for &pos in fouls {
+        let c = usize::from(state.code(pos, Color::Black));
+        let f = usize::from(FORBIDDEN);
+        eval += if me == Color::Black {
+            i64::from(w.mine[f] - w.mine[c])
+        } else {
+            -i64::from(w.theirs[f] - w.theirs[c])
+        };
+    }
+    eval += i64::from(w.threat[learned::threat_class(my_best, their_best)]);
+    eval.clamp(i64::from(-EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
 }
 
 /// The learned evaluation's features of the position `analysis` was made of (by
