@@ -375,17 +375,9 @@ impl<'a> Worker<'a> {
             {
                 continue;
             }
+            let lines = self.board.patterns(pos, me);
             self.board.place_patterns_only(pos, Cell::Stone(me));
-            // Where does the four complete?
-            let mut completion = None;
-            let mut completions = 0;
-            // The four completes on an empty square of a line through `pos`.
-            for q in crate::board::geometry::line_neighbours(&self.board, pos) {
-                if self.board.patterns(q, me).contains(&Pattern::F5) {
-                    completions += 1;
-                    completion = Some(q);
-                }
-            }
+            let (completions, completion) = self.four_completions(pos, me, lines);
             let win = match (completions, completion) {
                 (0, _) | (_, None) => false,
                 (1, Some(block)) => {
@@ -408,6 +400,27 @@ impl<'a> Worker<'a> {
             }
         }
         false
+    }
+
+    /// Where the four `me` just made at `pos` completes: how many squares make five,
+    /// and the last of them in line order. `lines` are the patterns `pos` held for `me`
+    /// before the stone; no five of ours stood before it (the callers return on one), so
+    /// every five it leaves to complete runs through it on a line where it made a four.
+    fn four_completions(&self, pos: Pos, me: Color, lines: [Pattern; 4]) -> (usize, Option<Pos>) {
+        let mut completion = None;
+        let mut completions = 0;
+        for dir in crate::board::Direction::ALL {
+            if lines[dir as usize] < Pattern::B4 {
+                continue;
+            }
+            for q in crate::board::geometry::line_squares_within(&self.board, pos, dir, 4) {
+                if self.board.patterns(q, me).contains(&Pattern::F5) {
+                    completions += 1;
+                    completion = Some(q);
+                }
+            }
+        }
+        (completions, completion)
     }
 
     /// Search the position to `depth` within the window, from `ply`; `pv` receives the
@@ -708,6 +721,59 @@ impl<'a> Worker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The completions of a four found on its four-making lines are those of a look at
+    /// every empty square near it on all four lines, for every four of random games'
+    /// positions in every rule.
+    #[test]
+    fn four_completions_match_a_look_along_every_line() {
+        let mut next = crate::pattern::tests::xorshift(0x000F_00C0_4417);
+        let (mut fours, mut doubles) = (0, 0);
+        for rule in Rule::ALL {
+            for _game in 0..10 {
+                let mut position = Position::new(15, 15, rule).unwrap();
+                let tt = TranspositionTable::new(1 << 12);
+                let shared = Shared::new(0);
+                let stop = AtomicBool::new(false);
+                let limits = super::super::Limits::unbounded();
+                for _ in 0..70 {
+                    let mut worker = Worker::new(&position, &tt, &shared, &stop, &limits, true);
+                    let me = position.to_move();
+                    let mut a = NodeAnalysis::default();
+                    analyse(&mut worker.board, me, rule, &mut a);
+                    if a.my_five.is_some() || !a.their_fives.is_empty() {
+                        break;
+                    }
+                    for m in a.moves.iter().filter(|m| m.score != i32::MIN) {
+                        if m.mine.f4 + m.mine.b4 == 0 {
+                            continue;
+                        }
+                        let lines = worker.board.patterns(m.pos, me);
+                        worker.board.place_patterns_only(m.pos, Cell::Stone(me));
+                        let everywhere: Vec<Pos> =
+                            crate::board::geometry::line_neighbours(&worker.board, m.pos)
+                                .into_iter()
+                                .filter(|&q| worker.board.patterns(q, me).contains(&Pattern::F5))
+                                .collect();
+                        let (n, last) = worker.four_completions(m.pos, me, lines);
+                        assert_eq!((n, last), (everywhere.len(), everywhere.last().copied()));
+                        worker.board.remove(m.pos);
+                        fours += 1;
+                        doubles += usize::from(n >= 2);
+                    }
+                    let legal = a.legal_squares();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    position.play(legal[(next() % legal.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(
+            fours > 500 && doubles > 20,
+            "{fours} fours, {doubles} with two completions"
+        );
+    }
 
     /// Quiescence leaves scored from the candidates with a threat answer as the full
     /// analysis does (score and line), on the positions of random games in every rule
