@@ -51,6 +51,9 @@ pub(super) struct Worker<'a> {
     /// The search was stopped (or interrupted): the last result is incomplete.
     pub(super) stopped: bool,
     analyses: Vec<NodeAnalysis>,
+    /// Each ply's move list and child line, kept between nodes so that a node allocates
+    /// nothing.
+    buffers: Vec<PlyBuffers>,
     killers: [[Option<Pos>; 2]; MAX_PLY],
     history: Box<[[i32; crate::board::CELL_SLOTS]; 2]>,
     /// The best root move of the current iteration so far.
@@ -75,6 +78,13 @@ pub(super) struct Worker<'a> {
     /// iteration already has. When nothing else is left at the root, every other legal
     /// move is searched; when nothing at all is left, the root returns [`NO_MOVE`].
     pub(super) root_filter: Vec<Pos>,
+}
+
+/// A node's move list and its children's principal variation, reused from node to node.
+#[derive(Default)]
+struct PlyBuffers {
+    moves: Vec<Candidate>,
+    child_pv: Vec<Pos>,
 }
 
 /// What the root returns when every move is filtered out (multi-PV has no line left).
@@ -114,6 +124,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             stopped: false,
             analyses: (0..MAX_PLY).map(|_| NodeAnalysis::default()).collect(),
+            buffers: (0..MAX_PLY).map(|_| PlyBuffers::default()).collect(),
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; crate::board::CELL_SLOTS]; 2]),
             root_best: None,
@@ -475,6 +486,7 @@ impl<'a> Worker<'a> {
         }
         let mut analysis = std::mem::take(&mut self.analyses[ply]);
         analyse(&mut self.board, me, self.rule, &mut analysis);
+        let mut buffers = std::mem::take(&mut self.buffers[ply]);
         let result = self.search_node(
             me,
             depth,
@@ -484,10 +496,12 @@ impl<'a> Worker<'a> {
             pv,
             pv_node,
             &mut analysis,
+            &mut buffers,
             key,
             tt_move,
         );
         self.analyses[ply] = analysis;
+        self.buffers[ply] = buffers;
         result
     }
 
@@ -502,6 +516,7 @@ impl<'a> Worker<'a> {
         pv: &mut Vec<Pos>,
         _pv_node: bool,
         a: &mut NodeAnalysis,
+        buffers: &mut PlyBuffers,
         key: u64,
         tt_move: Option<Pos>,
     ) -> i32 {
@@ -539,38 +554,31 @@ impl<'a> Worker<'a> {
             return a.eval;
         }
         // Which moves to search.
-        let mut moves: Vec<Candidate> = if let Some(block) = forced {
-            a.moves.iter().copied().filter(|m| m.pos == block).collect()
+        let PlyBuffers { moves, child_pv } = buffers;
+        moves.clear();
+        if let Some(block) = forced {
+            moves.extend(a.moves.iter().copied().filter(|m| m.pos == block));
         } else if a.their_open_four_moves {
             // Defend the open three (squares where they would make a four) or counter with
             // a four of our own.
-            a.moves
-                .iter()
-                .copied()
-                .filter(|m| {
-                    m.score != i32::MIN
-                        && (m.theirs.f4 + m.theirs.b4 > 0 || m.mine.f4 + m.mine.b4 > 0)
-                })
-                .collect()
+            moves.extend(a.moves.iter().copied().filter(|m| {
+                m.score != i32::MIN && (m.theirs.f4 + m.theirs.b4 > 0 || m.mine.f4 + m.mine.b4 > 0)
+            }));
         } else {
-            a.moves
-                .iter()
-                .copied()
-                .filter(|m| m.score != i32::MIN)
-                .collect()
-        };
+            moves.extend(a.moves.iter().copied().filter(|m| m.score != i32::MIN));
+        }
         if ply == 0 && !self.root_filter.is_empty() {
             let filter = &self.root_filter;
             moves.retain(|m| !filter.contains(&m.pos));
             if moves.is_empty() {
                 // Multi-PV past the moves that matter, or a blocked forced move: the other
                 // legal moves (they lose, and their scores will say so).
-                moves = a
-                    .moves
-                    .iter()
-                    .copied()
-                    .filter(|m| m.score != i32::MIN && !filter.contains(&m.pos))
-                    .collect();
+                moves.extend(
+                    a.moves
+                        .iter()
+                        .copied()
+                        .filter(|m| m.score != i32::MIN && !filter.contains(&m.pos)),
+                );
                 if moves.is_empty() {
                     return NO_MOVE;
                 }
@@ -583,7 +591,7 @@ impl<'a> Worker<'a> {
         if ply == 0 && moves.iter().any(|m| !self.excluded.contains(&m.pos)) {
             moves.retain(|m| !self.excluded.contains(&m.pos));
         }
-        self.order(&mut moves, tt_move, ply, me);
+        self.order(moves, tt_move, ply, me);
         // Keep the tree narrow: the heuristic ordering is good, late quiet moves rarely matter.
         // Measured: without this cut (renju, self-play tc 5/0.5, one game at a time) the
         // engine lost an SPRT [0, 10] to itself, Elo -159.9 +-61.0 over 158 games.
@@ -599,7 +607,7 @@ impl<'a> Worker<'a> {
         let orig_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let mut child_pv = Vec::with_capacity(32);
+        child_pv.clear();
         let new_depth = if forced.is_some() { depth } else { depth - 1 };
         let realtime = if ply == 0 && self.main {
             self.realtime_sink(depth)
@@ -615,14 +623,7 @@ impl<'a> Worker<'a> {
             let quiet = m.my_threat() < Threat::Three && m.their_threat() < Threat::Three;
             let mut score;
             if i == 0 {
-                score = -self.search(
-                    me.opponent(),
-                    new_depth,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    &mut child_pv,
-                );
+                score = -self.search(me.opponent(), new_depth, -beta, -alpha, ply + 1, child_pv);
             } else {
                 // Late-move reductions for quiet moves. Measured: without them (renju,
                 // self-play tc 5/0.5) the engine lost an SPRT [0, 10] to itself, Elo
@@ -638,17 +639,11 @@ impl<'a> Worker<'a> {
                     -alpha - 1,
                     -alpha,
                     ply + 1,
-                    &mut child_pv,
+                    child_pv,
                 );
                 if score > alpha && (reduction > 0 || score < beta) {
-                    score = -self.search(
-                        me.opponent(),
-                        new_depth,
-                        -beta,
-                        -alpha,
-                        ply + 1,
-                        &mut child_pv,
-                    );
+                    score =
+                        -self.search(me.opponent(), new_depth, -beta, -alpha, ply + 1, child_pv);
                 }
             }
             self.board.remove(pos);
@@ -664,7 +659,7 @@ impl<'a> Worker<'a> {
                     Bound::Exact
                 };
                 let at = u32::try_from(depth).unwrap_or(0);
-                self.root_moves.record(pos, score, bound, at, &child_pv);
+                self.root_moves.record(pos, score, bound, at, child_pv);
                 if let Some(sink) = &realtime {
                     (sink.0)(RootEvent::Done(pos));
                     if score <= -WIN_BOUND && bound != Bound::Lower {
@@ -684,7 +679,7 @@ impl<'a> Worker<'a> {
                     alpha = score;
                     pv.clear();
                     pv.push(pos);
-                    pv.extend_from_slice(&child_pv);
+                    pv.extend_from_slice(child_pv);
                     if score >= beta {
                         if quiet {
                             let k = &mut self.killers[ply.min(MAX_PLY - 1)];
