@@ -196,8 +196,16 @@ impl<'a> Worker<'a> {
         self.nodes = 0;
     }
 
-    /// Order candidates: TT move, then by score (threats first), killers and history.
-    fn order(&self, moves: &mut [Candidate], tt_move: Option<Pos>, ply: usize, me: Color) {
+    /// Order candidates: TT move, then by score (threats first), killers and history; with
+    /// `keep`, only the first `keep` are kept (the others are not sorted).
+    fn order(
+        &self,
+        moves: &mut Vec<Candidate>,
+        keep: Option<usize>,
+        tt_move: Option<Pos>,
+        ply: usize,
+        me: Color,
+    ) {
         let killers = self.killers[ply.min(MAX_PLY - 1)];
         let hist = &self.history[me.index()];
         for m in moves.iter_mut() {
@@ -215,8 +223,14 @@ impl<'a> Worker<'a> {
                 m.score += hist[m.pos.index()].min(2_000) / 16;
             }
         }
-        // Stable and total: score, then square.
-        moves.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+        // Total (score, then square): the kept moves and their order are those of a full
+        // sort cut to `keep`.
+        let by_order = |a: &Candidate, b: &Candidate| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos));
+        if let Some(keep) = keep.filter(|&k| k > 0 && moves.len() > k) {
+            moves.select_nth_unstable_by(keep - 1, by_order);
+            moves.truncate(keep);
+        }
+        moves.sort_unstable_by(by_order);
     }
 
     /// A quiescence leaf (`me` to move) scored as [`Worker::search_node`] scores it after
@@ -591,7 +605,6 @@ impl<'a> Worker<'a> {
         if ply == 0 && moves.iter().any(|m| !self.excluded.contains(&m.pos)) {
             moves.retain(|m| !self.excluded.contains(&m.pos));
         }
-        self.order(moves, tt_move, ply, me);
         // Keep the tree narrow: the heuristic ordering is good, late quiet moves rarely matter.
         // Measured: without this cut (renju, self-play tc 5/0.5, one game at a time) the
         // engine lost an SPRT [0, 10] to itself, Elo -159.9 +-61.0 over 158 games.
@@ -601,9 +614,8 @@ impl<'a> Worker<'a> {
             d if d >= 3 => 14,
             _ => 10,
         };
-        if forced.is_none() && !a.their_open_four_moves && moves.len() > width {
-            moves.truncate(width);
-        }
+        let keep = (forced.is_none() && !a.their_open_four_moves).then_some(width);
+        self.order(moves, keep, tt_move, ply, me);
         let orig_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
