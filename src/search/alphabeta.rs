@@ -74,6 +74,9 @@ pub(super) struct Worker<'a> {
     /// node analysis: the learned evaluation is on and no colour has forbidden
     /// moves (see [`Worker::quiet_leaf`]).
     marked_leaves: bool,
+    /// The static evaluation of the node at each ply of the current line (for the side
+    /// to move there), `None` where the side to move faced a five.
+    static_evals: [Option<i32>; MAX_PLY],
     /// Root moves this search leaves out: blocked ones, and with multi-PV the lines the
     /// iteration already has. When nothing else is left at the root, every other legal
     /// move is searched; when nothing at all is left, the root returns [`NO_MOVE`].
@@ -135,6 +138,7 @@ impl<'a> Worker<'a> {
             root_color: position.to_move(),
             seldepth: 0,
             root_filter: Vec::new(),
+            static_evals: [None; MAX_PLY],
         }
     }
 
@@ -546,6 +550,12 @@ impl<'a> Worker<'a> {
             return -(WIN - ply as i32 - 2);
         }
         let forced = a.their_fives.first().copied();
+        self.static_evals[ply] = forced.is_none().then_some(a.eval);
+        // Improving: better than two plies ago, for the same side (true where unknown).
+        let improving = match (ply.checked_sub(2).map(|p| self.static_evals[p]), forced) {
+            (Some(Some(before)), None) => a.eval > before,
+            _ => true,
+        };
         if let Some(block) = forced {
             // Only the block; a forbidden block loses.
             let legal = a
@@ -614,6 +624,10 @@ impl<'a> Worker<'a> {
             d if d >= 3 => 14,
             _ => 10,
         };
+        // Not improving: a third fewer moves (as Rapfi's and Stockfish's move-count
+        // pruning halve theirs). Measured with the LMR step below (self-play SPRT [0, 20],
+        // tc=8/0.5+0.05): +33.0 +-28.7 over 539 games, H1 accepted.
+        let width = if improving { width } else { width * 2 / 3 };
         let keep = (forced.is_none() && !a.their_open_four_moves).then_some(width);
         self.order(moves, keep, tt_move, ply, me);
         let orig_alpha = alpha;
@@ -640,8 +654,11 @@ impl<'a> Worker<'a> {
                 // Late-move reductions for quiet moves. Measured: without them (renju,
                 // self-play tc 5/0.5) the engine lost an SPRT [0, 10] to itself, Elo
                 // -46.8 +-26.3 over 680 games.
+                // One ply more where the static evaluation is not improving (from depth
+                // 4, so that a reduced move keeps at least the leaf; measured with the
+                // width cut above).
                 let reduction = if quiet && depth >= 3 && i >= 3 {
-                    1 + i32::from(i >= 8)
+                    1 + i32::from(i >= 8) + i32::from(!improving && depth >= 4)
                 } else {
                     0
                 };
