@@ -746,21 +746,24 @@ impl<'a> Worker<'a> {
 mod tests {
     use super::*;
 
-    /// The completions of a four found on its four-making lines are those of a look at
-    /// every empty square near it on all four lines, for every four of random games'
-    /// positions in every rule.
-    #[test]
-    fn four_completions_match_a_look_along_every_line() {
-        let mut next = crate::pattern::tests::xorshift(0x000F_00C0_4417);
-        let (mut fours, mut doubles) = (0, 0);
+    /// Walk `games` random games of up to `plies` moves in every rule on 15x15 (seeded by
+    /// `seed`), stopping a game where either side has a five: `visit` gets a fresh worker
+    /// on each position, the rule, the side to move and the position's analysis.
+    fn walk_random_positions(
+        seed: u64,
+        games: usize,
+        plies: usize,
+        mut visit: impl FnMut(&mut Worker<'_>, Rule, Color, &NodeAnalysis),
+    ) {
+        let mut next = crate::pattern::tests::xorshift(seed);
         for rule in Rule::ALL {
-            for _game in 0..10 {
+            for _game in 0..games {
                 let mut position = Position::new(15, 15, rule).unwrap();
                 let tt = TranspositionTable::new(1 << 12);
                 let shared = Shared::new(0);
                 let stop = AtomicBool::new(false);
                 let limits = super::super::Limits::unbounded();
-                for _ in 0..70 {
+                for _ in 0..plies {
                     let mut worker = Worker::new(&position, &tt, &shared, &stop, &limits, true);
                     let me = position.to_move();
                     let mut a = NodeAnalysis::default();
@@ -768,23 +771,7 @@ mod tests {
                     if a.my_five.is_some() || !a.their_fives.is_empty() {
                         break;
                     }
-                    for m in a.moves.iter().filter(|m| m.score != i32::MIN) {
-                        if m.mine.f4 + m.mine.b4 == 0 {
-                            continue;
-                        }
-                        let lines = worker.board.patterns(m.pos, me);
-                        worker.board.place_patterns_only(m.pos, Cell::Stone(me));
-                        let everywhere: Vec<Pos> =
-                            crate::board::geometry::line_neighbours(&worker.board, m.pos)
-                                .into_iter()
-                                .filter(|&q| worker.board.patterns(q, me).contains(&Pattern::F5))
-                                .collect();
-                        let (n, last) = worker.four_completions(m.pos, me, lines);
-                        assert_eq!((n, last), (everywhere.len(), everywhere.last().copied()));
-                        worker.board.remove(m.pos);
-                        fours += 1;
-                        doubles += usize::from(n >= 2);
-                    }
+                    visit(&mut worker, rule, me, &a);
                     let legal = a.legal_squares();
                     if legal.is_empty() {
                         break;
@@ -793,6 +780,33 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The completions of a four found on its four-making lines are those of a look at
+    /// every empty square near it on all four lines, for every four of random games'
+    /// positions in every rule.
+    #[test]
+    fn four_completions_match_a_look_along_every_line() {
+        let (mut fours, mut doubles) = (0, 0);
+        walk_random_positions(0x000F_00C0_4417, 10, 70, |worker, _rule, me, a| {
+            for m in a.moves.iter().filter(|m| m.score != i32::MIN) {
+                if m.mine.f4 + m.mine.b4 == 0 {
+                    continue;
+                }
+                let lines = worker.board.patterns(m.pos, me);
+                worker.board.place_patterns_only(m.pos, Cell::Stone(me));
+                let everywhere: Vec<Pos> =
+                    crate::board::geometry::line_neighbours(&worker.board, m.pos)
+                        .into_iter()
+                        .filter(|&q| worker.board.patterns(q, me).contains(&Pattern::F5))
+                        .collect();
+                let (n, last) = worker.four_completions(m.pos, me, lines);
+                assert_eq!((n, last), (everywhere.len(), everywhere.last().copied()));
+                worker.board.remove(m.pos);
+                fours += 1;
+                doubles += usize::from(n >= 2);
+            }
+        });
         assert!(
             fours > 500 && doubles > 20,
             "{fours} fours, {doubles} with two completions"
@@ -864,43 +878,21 @@ mod tests {
     /// spends the same budget, on the positions of random games in every rule.
     #[test]
     fn the_leaf_vcf_from_an_analysis_matches_the_scanning_one() {
-        let mut next = crate::pattern::tests::xorshift(0x0F0E_4B1D_2024);
-        let mut compared = 0;
-        let mut wins = 0;
-        for rule in Rule::ALL {
-            for _game in 0..12 {
-                let mut position = Position::new(15, 15, rule).unwrap();
-                let tt = TranspositionTable::new(1 << 16);
-                let shared = Shared::new(0);
-                let stop = AtomicBool::new(false);
-                let limits = super::super::Limits::unbounded();
-                for _ in 0..60 {
-                    let mut worker = Worker::new(&position, &tt, &shared, &stop, &limits, true);
-                    let me = position.to_move();
-                    let mut a = NodeAnalysis::default();
-                    analyse(&mut worker.board, me, rule, &mut a);
-                    if a.my_five.is_some() || !a.their_fives.is_empty() {
-                        break;
-                    }
-                    if a.my_four_moves {
-                        worker.vcf_budget = LEAF_VCF_NODES;
-                        let scanned = worker.leaf_vcf(me, LEAF_VCF_DEPTH);
-                        let scan_budget = worker.vcf_budget;
-                        worker.vcf_budget = LEAF_VCF_NODES;
-                        let from_analysis = worker.leaf_vcf_at(me, LEAF_VCF_DEPTH, &a);
-                        assert_eq!(scanned, from_analysis, "{rule:?} {:?}", position.history());
-                        assert_eq!(scan_budget, worker.vcf_budget);
-                        compared += 1;
-                        wins += usize::from(scanned);
-                    }
-                    let legal = a.legal_squares();
-                    if legal.is_empty() {
-                        break;
-                    }
-                    position.play(legal[(next() % legal.len() as u64) as usize]);
-                }
+        let (mut compared, mut wins) = (0, 0);
+        walk_random_positions(0x0F0E_4B1D_2024, 12, 60, |worker, rule, me, a| {
+            if a.my_four_moves {
+                worker.vcf_budget = LEAF_VCF_NODES;
+                let scanned = worker.leaf_vcf(me, LEAF_VCF_DEPTH);
+                let scan_budget = worker.vcf_budget;
+                worker.vcf_budget = LEAF_VCF_NODES;
+                let from_analysis = worker.leaf_vcf_at(me, LEAF_VCF_DEPTH, a);
+                let board = worker.board.to_ascii();
+                assert_eq!(scanned, from_analysis, "{rule:?}\n{board}");
+                assert_eq!(scan_budget, worker.vcf_budget);
+                compared += 1;
+                wins += usize::from(scanned);
             }
-        }
+        });
         assert!(
             compared > 100 && wins > 5,
             "{compared} compared, {wins} wins"
