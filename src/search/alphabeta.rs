@@ -118,7 +118,7 @@ impl<'a> Worker<'a> {
         Worker {
             marked_leaves,
             board,
-            rule: position.rule(),
+            rule,
             tt,
             shared,
             external_stop,
@@ -239,10 +239,10 @@ impl<'a> Worker<'a> {
 
     /// A quiescence leaf (`me` to move) scored as [`Worker::search_node`] scores it after
     /// a full analysis, looking closer only at the candidates where the pattern cache
-    /// shows a threat of some kind for either side ([`crate::pattern::PatternCache::threatens`]): the
-    /// strongest combinations, the fives, the open fours and the fours (in the same
-    /// row-major order) are all there, and the learned evaluation needs nothing else
-    /// where no move is forbidden. `None`
+    /// shows a threat of some kind for either side
+    /// ([`crate::pattern::PatternCache::threatens`]): the strongest combinations, the
+    /// fives, the open fours and the fours (in the same row-major order) are all there,
+    /// and the learned evaluation needs nothing else where no move is forbidden. `None`
     /// when the opponent has exactly one five to block: that leaf searches the block,
     /// which takes the full analysis.
     fn quiet_leaf(&mut self, me: Color, ply: usize, pv: &mut Vec<Pos>) -> Option<i32> {

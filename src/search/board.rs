@@ -68,9 +68,9 @@ impl Change {
 struct Placed {
     pos: Pos,
     changes_from: usize,
+    /// The learned state's values this place changed; `None` where the board keeps no
+    /// learned state, or the place was [`SearchBoard::place_patterns_only`]'s.
     learned: Option<LearnedSnapshot>,
-    /// Placed by [`SearchBoard::place_patterns_only`]: the learned state did not see it.
-    patterns_only: bool,
 }
 
 impl SearchBoard {
@@ -135,12 +135,30 @@ impl SearchBoard {
     /// squares whose lines it changed, noting the old values for the matching remove.
     #[inline]
     pub fn place(&mut self, pos: Pos, cell: Cell) {
+        self.place_noting(pos, cell, true);
+    }
+
+    /// [`SearchBoard::place`] for a line of play that reads only patterns (the leaf VCF):
+    /// the learned state is left as it was, which spares its updates. Such a stone must be
+    /// taken back by [`SearchBoard::remove`] while it is the last one placed, before any
+    /// other place or any read of the learned state.
+    #[inline]
+    pub fn place_patterns_only(&mut self, pos: Pos, cell: Cell) {
+        self.place_noting(pos, cell, false);
+    }
+
+    /// Place and note the changes for the matching remove; the learned state (if kept)
+    /// follows only `with_learned`.
+    #[inline(always)]
+    fn place_noting(&mut self, pos: Pos, cell: Cell, with_learned: bool) {
         self.board.place(pos, cell);
         let changes_from = self.changes.len();
         let changes = &mut self.changes;
         let learned = match &mut self.learned {
-            Some(l) => Some(l.refresh_around_noting(&self.board, &mut self.cache, pos, changes)),
-            None => {
+            Some(l) if with_learned => {
+                Some(l.refresh_around_noting(&self.board, &mut self.cache, pos, changes))
+            }
+            _ => {
                 self.cache
                     .refresh_around_noting(&self.board, pos, |q, c, dir, old, _| {
                         changes.push(Change::pattern(q, c, dir, old))
@@ -152,28 +170,6 @@ impl SearchBoard {
             pos,
             changes_from,
             learned,
-            patterns_only: false,
-        });
-    }
-
-    /// [`SearchBoard::place`] for a line of play that reads only patterns (the leaf VCF):
-    /// the learned state is left as it was, which spares its updates. Such a stone must be
-    /// taken back by [`SearchBoard::remove`] while it is the last one placed, before any
-    /// other place or any read of the learned state.
-    #[inline]
-    pub fn place_patterns_only(&mut self, pos: Pos, cell: Cell) {
-        self.board.place(pos, cell);
-        let changes_from = self.changes.len();
-        let changes = &mut self.changes;
-        self.cache
-            .refresh_around_noting(&self.board, pos, |q, c, dir, old, _| {
-                changes.push(Change::pattern(q, c, dir, old))
-            });
-        self.placed.push(Placed {
-            pos,
-            changes_from,
-            learned: None,
-            patterns_only: true,
         });
     }
 
@@ -203,7 +199,7 @@ impl SearchBoard {
             }
             _ => {
                 debug_assert!(
-                    self.learned.is_none() || self.placed.iter().all(|p| !p.patterns_only),
+                    self.learned.is_none() || self.placed.iter().all(|p| p.learned.is_some()),
                     "a stone placed for patterns only is still on the board"
                 );
                 self.placed.clear();
