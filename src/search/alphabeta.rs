@@ -12,9 +12,10 @@ use super::pool::Shared;
 use super::root::RootMoves;
 use super::score::{from_tt, to_tt, INFINITY, WIN, WIN_BOUND};
 use super::tt::{Bound, TranspositionTable};
+use super::vcf::{Spot, Ticker, Vcf, VcfTables};
 use super::{Limits, RealtimeSink, RootEvent, REALTIME_AFTER, REALTIME_FROM_DEPTH};
 use crate::board::{Board, Cell, Color, Pos};
-use crate::pattern::{Pattern, PatternTables, Threat};
+use crate::pattern::{PatternTables, Threat};
 use crate::position::Position;
 use crate::rules::Rule;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,8 +34,8 @@ fn node_key(board: &Board, to_move: Color) -> u64 {
 
 /// Attacker moves tried by the VCF at the leaves.
 const LEAF_VCF_DEPTH: u32 = 8;
-/// Most four-moves tried by one leaf VCF (keeps quiescence cheap and bounded).
-const LEAF_VCF_NODES: u32 = 200;
+/// Most nodes of one leaf VCF (keeps quiescence cheap and bounded).
+const LEAF_VCF_NODES: u64 = 200;
 /// Reverse futility: the deepest depth it applies at (Rapfi's futility runs to about
 /// this depth, `../shared/strength-notes.md` §3).
 const RFP_MAX_DEPTH: i32 = 6;
@@ -65,8 +66,8 @@ pub(super) struct Worker<'a> {
     history: Box<[[i32; crate::board::CELL_SLOTS]; 2]>,
     /// The best root move of the current iteration so far.
     pub(super) root_best: Option<Pos>,
-    /// Four-moves the current leaf VCF may still try.
-    vcf_budget: u32,
+    /// The leaf VCF's failure table and buffers.
+    vcf: VcfTables,
     /// Root moves not to search (they lose to an opponent VCT), unless nothing else is left.
     pub(super) excluded: Vec<Pos>,
     /// The current iteration was abandoned because `excluded` must grow (not a real stop).
@@ -138,7 +139,7 @@ impl<'a> Worker<'a> {
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; crate::board::CELL_SLOTS]; 2]),
             root_best: None,
-            vcf_budget: 0,
+            vcf: VcfTables::default(),
             excluded: Vec::new(),
             interrupted: false,
             root_moves: RootMoves::default(),
@@ -189,6 +190,16 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
+        }
+    }
+
+    /// Count `n` nodes at once (a leaf VCF's), checking the clock as often as one by one.
+    #[inline]
+    fn count_nodes(&mut self, n: u64) {
+        let before = self.nodes;
+        self.nodes += n;
+        if before >> 7 != self.nodes >> 7 {
+            self.check_stop();
         }
     }
 
@@ -263,7 +274,7 @@ impl<'a> Worker<'a> {
         let (mut my_best, mut their_best) = (Threat::None, Threat::None);
         let (mut my_five, mut my_open_four) = (None, None);
         let mut their_fives = 0;
-        let mut fours: arrayvec::ArrayVec<Pos, 64> = arrayvec::ArrayVec::new();
+        let fours = self.vcf.given();
         for (y, &row) in rows.iter().enumerate().take(self.board.height()) {
             let mut bits = row;
             while bits != 0 {
@@ -287,8 +298,8 @@ impl<'a> Worker<'a> {
                     _ => {}
                 }
                 their_fives += usize::from(their_threat == Threat::Five);
-                if mine.f4 + mine.b4 > 0 && !fours.is_full() {
-                    fours.push(pos);
+                if mine.f4 + mine.b4 > 0 {
+                    fours.push(Spot { pos, counts: mine });
                 }
             }
         }
@@ -306,157 +317,52 @@ impl<'a> Worker<'a> {
             return Some(WIN - ply as i32 - 3);
         }
         let eval = super::node::learned_eval(state, me, &[], my_best, their_best);
-        self.vcf_budget = LEAF_VCF_NODES;
-        if !fours.is_empty() && self.try_fours(me, LEAF_VCF_DEPTH, fours, None) {
+        if !fours.is_empty() && self.leaf_vcf_given(me) {
             return Some(WIN - ply as i32 - LEAF_VCF_PLIES);
         }
         Some(eval)
     }
 
-    /// [`Worker::leaf_vcf`] at a node whose analysis `a` is at hand (`me` to move, no
-    /// five for either side): its fours are the analysis' own, in the same row-major
-    /// order the board scan would find them, so the first scan is saved.
-    fn leaf_vcf_at(&mut self, me: Color, depth: u32, a: &NodeAnalysis) -> bool {
-        // A square forbidden to us carries no patterns in the analysis; the scan counted
-        // its fours all the same (the move loop then refuses it).
+    /// Does `me` (to move, with no five for either side on the board) win by continuous
+    /// fours within [`LEAF_VCF_DEPTH`] attacker moves, within [`LEAF_VCF_NODES`] nodes?
+    /// The engine's one VCF ([`Vcf`]) on the worker's board in place, its failure table
+    /// kept from leaf to leaf; its fours are given in the tables' spot buffer
+    /// ([`VcfTables::given`]), every square where `me` makes one.
+    fn leaf_vcf_given(&mut self, me: Color) -> bool {
+        let mut ticker = Ticker::new(LEAF_VCF_NODES);
+        let won = Vcf {
+            board: &mut self.board,
+            tables: &mut self.vcf,
+            ticker: &mut ticker,
+            rule: self.rule,
+            attacker: me,
+        }
+        .solve_given(LEAF_VCF_DEPTH);
+        self.count_nodes(ticker.nodes);
+        won
+    }
+
+    /// [`Worker::leaf_vcf_given`] at a node whose analysis `a` is at hand (`me` to move, no
+    /// five for either side): its fours are the analysis' own.
+    fn leaf_vcf_at(&mut self, me: Color, a: &NodeAnalysis) -> bool {
         let board = &self.board;
-        let fours: arrayvec::ArrayVec<Pos, 64> = a
-            .moves
-            .iter()
-            .filter(|m| {
-                let mine = if m.score == i32::MIN {
-                    crate::pattern::PatternCounts::of(&board.patterns(m.pos, me))
-                } else {
-                    m.mine
-                };
-                mine.f4 + mine.b4 > 0
-            })
-            .map(|m| m.pos)
-            .take(64)
-            .collect();
-        self.try_fours(me, depth, fours, None)
-    }
-
-    /// Does `me` (to move, with no five of the opponent pending) win by continuous fours
-    /// within `depth` attacker moves? Works on the worker's board in place.
-    fn leaf_vcf(&mut self, me: Color, depth: u32) -> bool {
-        let opp = me.opponent();
-        let mut fours: arrayvec::ArrayVec<Pos, 64> = arrayvec::ArrayVec::new();
-        let mut their_five: Option<Pos> = None;
-        let mut their_fives = 0;
-        // Only the empty squares where either side has a four or a five, in
-        // row-major order: every such square is near stones, so this is the candidate scan
-        // with the squares it would pass over left out.
-        let cache = self.board.pattern_cache();
-        let (my_fours, their_fours) = (cache.four_rows(me), cache.four_rows(opp));
-        for y in 0..self.board.height() {
-            let empty = self
-                .board
-                .line_empty(crate::board::Direction::Horizontal, y);
-            let mut bits = (my_fours[y] | their_fours[y]) & empty;
-            while bits != 0 {
-                let x = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let pos = Pos::new(x, y);
-                let mine = Pattern::strongest(&self.board.patterns(pos, me));
-                if mine == Pattern::F5 {
-                    return true;
-                }
-                if Pattern::strongest(&self.board.patterns(pos, opp)) == Pattern::F5 {
-                    their_fives += 1;
-                    their_five = Some(pos);
-                }
-                // A four, closed or open (a five returned above).
-                if mine >= Pattern::B4 && !fours.is_full() {
-                    fours.push(pos);
-                }
-            }
-        }
-        if their_fives >= 2 {
-            return false;
-        }
-        self.try_fours(me, depth, fours, their_five)
-    }
-
-    /// The moves of [`Worker::leaf_vcf`] from a scan's fours (`their_five`: the square
-    /// where the opponent would make five, which a four must take).
-    fn try_fours(
-        &mut self,
-        me: Color,
-        depth: u32,
-        fours: arrayvec::ArrayVec<Pos, 64>,
-        their_five: Option<Pos>,
-    ) -> bool {
-        let opp = me.opponent();
-        if depth == 0 {
-            return false;
-        }
-        for pos in fours {
-            if let Some(must) = their_five {
-                if pos != must {
-                    continue;
-                }
-            }
-            if self.vcf_budget == 0 {
-                return false;
-            }
-            self.vcf_budget -= 1;
-            self.count_node();
-            if self.stopped {
-                return false;
-            }
-            if self.rule.has_fouls_for(me)
-                // Exact check for every four: a lone F4 line can be a one-line double four.
-                && crate::rules::renju_foul(self.board.probe(), pos).is_some()
-            {
-                continue;
-            }
-            let lines = self.board.patterns(pos, me);
-            self.board.place_patterns_only(pos, Cell::Stone(me));
-            let (completions, completion) = self.four_completions(pos, me, lines);
-            let win = match (completions, completion) {
-                (0, _) | (_, None) => false,
-                (1, Some(block)) => {
-                    if self.rule.has_fouls_for(opp)
-                        && crate::rules::renju_foul(self.board.probe(), block).is_some()
-                    {
-                        true
-                    } else {
-                        self.board.place_patterns_only(block, Cell::Stone(opp));
-                        let w = self.leaf_vcf(me, depth - 1);
-                        self.board.remove(block);
-                        w
-                    }
-                }
-                _ => true,
+        let given = self.vcf.given();
+        for m in &a.moves {
+            // A square forbidden to us carries no patterns in the analysis: its fours
+            // are looked up (the VCF then refuses the square).
+            let mine = if m.score == i32::MIN {
+                crate::pattern::PatternCounts::of(&board.patterns(m.pos, me))
+            } else {
+                m.mine
             };
-            self.board.remove(pos);
-            if win {
-                return true;
+            if mine.f4 + mine.b4 > 0 {
+                given.push(Spot {
+                    pos: m.pos,
+                    counts: mine,
+                });
             }
         }
-        false
-    }
-
-    /// Where the four `me` just made at `pos` completes: how many squares make five,
-    /// and the last of them in line order. `lines` are the patterns `pos` held for `me`
-    /// before the stone; no five of ours stood before it (the callers return on one), so
-    /// every five it leaves to complete runs through it on a line where it made a four.
-    fn four_completions(&self, pos: Pos, me: Color, lines: [Pattern; 4]) -> (usize, Option<Pos>) {
-        let mut completion = None;
-        let mut completions = 0;
-        for dir in crate::board::Direction::ALL {
-            if lines[dir as usize] < Pattern::B4 {
-                continue;
-            }
-            for q in crate::board::geometry::line_squares_within(&self.board, pos, dir, 4) {
-                if self.board.patterns(q, me).contains(&Pattern::F5) {
-                    completions += 1;
-                    completion = Some(q);
-                }
-            }
-        }
-        (completions, completion)
+        self.leaf_vcf_given(me)
     }
 
     /// Search the position to `depth` within the window, from `ply`; `pv` receives the
@@ -578,8 +484,7 @@ impl<'a> Worker<'a> {
         }
         if depth <= 0 && forced.is_none() {
             // Quiescence: a quick VCF for the side to move decides tactical leaves.
-            self.vcf_budget = LEAF_VCF_NODES;
-            if a.my_four_moves && self.leaf_vcf_at(me, LEAF_VCF_DEPTH, a) {
+            if a.my_four_moves && self.leaf_vcf_at(me, a) {
                 return WIN - ply as i32 - LEAF_VCF_PLIES;
             }
             return a.eval;
@@ -802,37 +707,6 @@ mod tests {
         }
     }
 
-    /// The completions of a four found on its four-making lines are those of a look at
-    /// every empty square near it on all four lines, for every four of random games'
-    /// positions in every rule.
-    #[test]
-    fn four_completions_match_a_look_along_every_line() {
-        let (mut fours, mut doubles) = (0, 0);
-        walk_random_positions(0x000F_00C0_4417, 10, 70, |worker, _rule, me, a| {
-            for m in a.moves.iter().filter(|m| m.score != i32::MIN) {
-                if m.mine.f4 + m.mine.b4 == 0 {
-                    continue;
-                }
-                let lines = worker.board.patterns(m.pos, me);
-                worker.board.place_patterns_only(m.pos, Cell::Stone(me));
-                let everywhere: Vec<Pos> =
-                    crate::board::geometry::line_neighbours(&worker.board, m.pos)
-                        .into_iter()
-                        .filter(|&q| worker.board.patterns(q, me).contains(&Pattern::F5))
-                        .collect();
-                let (n, last) = worker.four_completions(m.pos, me, lines);
-                assert_eq!((n, last), (everywhere.len(), everywhere.last().copied()));
-                worker.board.remove(m.pos);
-                fours += 1;
-                doubles += usize::from(n >= 2);
-            }
-        });
-        assert!(
-            fours > 500 && doubles > 20,
-            "{fours} fours, {doubles} with two completions"
-        );
-    }
-
     /// Quiescence leaves scored from the candidates with a threat answer as the full
     /// analysis does (score and line), on the positions of random games in every rule
     /// without forbidden moves; where the opponent has one five to block both take the
@@ -894,27 +768,79 @@ mod tests {
         );
     }
 
-    /// The leaf VCF from a node's analysis answers as the one that scans the board, and
-    /// spends the same budget, on the positions of random games in every rule.
+    /// One VCF: the leaf's, in place on the search board with the analysis' fours given,
+    /// answers as the threat solver's on a plain board that scans for them (the same
+    /// result and the same node count under the same budget, fresh tables each), on the
+    /// positions of random games in every rule; its wins replay as wins.
     #[test]
-    fn the_leaf_vcf_from_an_analysis_matches_the_scanning_one() {
-        let (mut compared, mut wins) = (0, 0);
+    fn the_leaf_vcf_answers_as_the_solvers_vcf() {
+        let (mut compared, mut wins, mut aborted) = (0, 0, 0);
         walk_random_positions(0x0F0E_4B1D_2024, 12, 60, |worker, rule, me, a| {
-            if a.my_four_moves {
-                worker.vcf_budget = LEAF_VCF_NODES;
-                let scanned = worker.leaf_vcf(me, LEAF_VCF_DEPTH);
-                let scan_budget = worker.vcf_budget;
-                worker.vcf_budget = LEAF_VCF_NODES;
-                let from_analysis = worker.leaf_vcf_at(me, LEAF_VCF_DEPTH, a);
-                let board = worker.board.to_ascii();
-                assert_eq!(scanned, from_analysis, "{rule:?}\n{board}");
-                assert_eq!(scan_budget, worker.vcf_budget);
+            if !a.my_four_moves {
+                return;
+            }
+            let nodes_before = worker.nodes;
+            worker.vcf = VcfTables::default();
+            let leaf = worker.leaf_vcf_at(me, a);
+            let leaf_line: Vec<Pos> = worker.vcf.line().collect();
+            let leaf_nodes = worker.nodes - nodes_before;
+            let limits = crate::search::threat::ThreatLimits {
+                max_attacker_moves: LEAF_VCF_DEPTH,
+                max_nodes: LEAF_VCF_NODES,
+            };
+            let mut solver =
+                crate::search::threat::ThreatSolver::new(&worker.board, rule, me, limits);
+            let line = solver.vcf();
+            let board = worker.board.to_ascii();
+            assert_eq!(leaf, line.is_some(), "{rule:?}\n{board}");
+            assert_eq!(leaf_nodes, solver.nodes(), "{rule:?}\n{board}");
+            if let Some(line) = line {
+                assert_eq!(leaf_line, line, "{rule:?}\n{board}");
+                assert!(
+                    crate::search::threat::replay_is_win(&worker.board, rule, me, &line),
+                    "{rule:?} {line:?}\n{board}"
+                );
+            }
+            compared += 1;
+            wins += usize::from(leaf);
+            aborted += usize::from(solver.aborted());
+        });
+        assert!(
+            compared > 100 && wins > 5 && aborted > 0,
+            "{compared} compared, {wins} wins, {aborted} ran out"
+        );
+    }
+
+    /// The leaf VCF's failure table kept from leaf to leaf changes no answer: along random
+    /// games, a leaf with the kept table and one with a fresh table agree wherever neither
+    /// runs out of nodes.
+    #[test]
+    fn a_kept_failure_table_changes_no_leaf_answer() {
+        let mut kept = VcfTables::default();
+        let (mut compared, mut wins) = (0, 0);
+        walk_random_positions(0x7AB1_E5EE_D000, 10, 70, |worker, rule, me, _a| {
+            let mut answer = |tables: &mut VcfTables| {
+                let mut ticker = Ticker::new(LEAF_VCF_NODES);
+                let won = Vcf {
+                    board: &mut worker.board,
+                    tables,
+                    ticker: &mut ticker,
+                    rule,
+                    attacker: me,
+                }
+                .solve(LEAF_VCF_DEPTH);
+                (won, ticker.aborted)
+            };
+            let (fresh, fresh_out) = answer(&mut VcfTables::default());
+            let (with_kept, kept_out) = answer(&mut kept);
+            if !fresh_out && !kept_out {
+                assert_eq!(fresh, with_kept, "{rule:?}\n{}", worker.board.to_ascii());
                 compared += 1;
-                wins += usize::from(scanned);
+                wins += usize::from(fresh);
             }
         });
         assert!(
-            compared > 100 && wins > 5,
+            compared > 500 && wins > 5,
             "{compared} compared, {wins} wins"
         );
     }

@@ -234,6 +234,41 @@ impl Deref for SearchBoard {
     }
 }
 
+/// The leaf VCF runs on the search board in place: its stones update the kept patterns
+/// only ([`SearchBoard::place_patterns_only`]), and the squares where a side makes a four
+/// are kept by row ([`PatternCache::four_rows`]).
+impl super::vcf::VcfBoard for SearchBoard {
+    #[inline(always)]
+    fn patterns(&self, pos: Pos, color: Color) -> [Pattern; 4] {
+        SearchBoard::patterns(self, pos, color)
+    }
+
+    #[inline]
+    fn put(&mut self, pos: Pos, color: Color) {
+        self.place_patterns_only(pos, Cell::Stone(color));
+    }
+
+    #[inline]
+    fn take(&mut self, pos: Pos) {
+        self.remove(pos);
+    }
+
+    fn probe(&mut self) -> &mut Board {
+        &mut self.board
+    }
+
+    #[inline]
+    fn four_candidates(&self, color: Color) -> [u32; crate::board::MAX_SIZE] {
+        let mut rows = *self.cache.four_rows(color);
+        for (y, row) in rows.iter_mut().enumerate().take(self.board.height()) {
+            *row &= self
+                .board
+                .line_empty(crate::board::Direction::Horizontal, y);
+        }
+        rows
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

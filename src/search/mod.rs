@@ -35,6 +35,7 @@ pub mod score;
 pub mod searcher;
 pub mod threat;
 pub mod tt;
+pub mod vcf;
 
 pub use searcher::AlphaBetaSearcher;
 

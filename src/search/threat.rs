@@ -14,16 +14,17 @@
 //! After the attacker's move only the lines through it can hold new fives, and likewise
 //! for the defender, so the solvers look for fives there instead of scanning the board.
 //!
-//! The VCF is a depth-first search with a failure table; the VCT (module `vct`) is a
-//! proof-number search that uses the VCF for its fours-only nodes.
+//! The VCF is the engine's one VCF ([`super::vcf`], which the main search's leaves run
+//! too), here on a plain board ([`PlainBoard`]); the VCT (module `vct`) is a proof-number
+//! search that uses the VCF for its fours-only nodes.
 
 use super::node::black_foul;
-use crate::board::geometry::{aligned_along, candidate_rows, line_squares, row_squares};
+use super::vcf::{self, KeyMap, Spot, Ticker, Vcf, VcfBoard, VcfTables};
+use crate::board::geometry::{candidate_rows, row_squares};
 use crate::board::{Board, Cell, Color, Direction, Pos, MAX_SIZE};
-use crate::pattern::{PatternCounts, PatternTables};
+use crate::pattern::{Pattern, PatternCounts, PatternTables};
 use crate::rules::{self, Rule};
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 mod vct;
 
@@ -36,43 +37,64 @@ pub struct ThreatLimits {
     pub max_nodes: u64,
 }
 
-/// A hasher for keys that are already uniformly random (Zobrist hashes and mixes of
-/// them): it passes them through, sparing the default hasher's cost on every lookup.
-#[derive(Default, Clone, Copy)]
-struct ZobristHasher(u64);
+/// The solvers' board: a plain board, the patterns looked up where they are read. The
+/// solvers play and take back far more stones than they read patterns of (they look only
+/// at the squares of few windows), so keeping every square's patterns (as the search
+/// board does) costs them more than it saves: measured with `solver-time`, the VCT on the
+/// search board took 1.5 times as long.
+pub struct PlainBoard {
+    board: Board,
+    tables: PatternTables,
+}
 
-impl std::hash::Hasher for ZobristHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
+impl std::ops::Deref for PlainBoard {
+    type Target = Board;
+    fn deref(&self) -> &Board {
+        &self.board
     }
 }
 
-/// A map from such keys.
-type KeyMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<ZobristHasher>>;
+impl std::ops::DerefMut for PlainBoard {
+    fn deref_mut(&mut self) -> &mut Board {
+        &mut self.board
+    }
+}
+
+impl VcfBoard for PlainBoard {
+    #[inline]
+    fn patterns(&self, pos: Pos, color: Color) -> [Pattern; 4] {
+        self.tables.patterns(&self.board, pos, color)
+    }
+
+    #[inline]
+    fn put(&mut self, pos: Pos, color: Color) {
+        self.board.place(pos, Cell::Stone(color));
+    }
+
+    #[inline]
+    fn take(&mut self, pos: Pos) {
+        self.board.remove(pos);
+    }
+
+    fn probe(&mut self) -> &mut Board {
+        &mut self.board
+    }
+
+    fn four_candidates(&self, color: Color) -> [u32; MAX_SIZE] {
+        window_squares(&self.board, color, 3)
+    }
+}
 
 /// The solver.
 pub struct ThreatSolver<'a> {
-    board: Board,
+    board: PlainBoard,
     rule: Rule,
     attacker: Color,
-    tables: PatternTables,
-    nodes: u64,
     limits: ThreatLimits,
-    stop: Option<&'a AtomicBool>,
-    deadline: Option<std::time::Instant>,
-    aborted: bool,
-    /// Positions (by hash) known to fail with at least this many attacker moves left.
-    failed: KeyMap<u32>,
+    ticker: Ticker<'a>,
+    /// The VCF's failure table and buffers (shared by the VCT's fours-only nodes and the
+    /// defender's VCF, keyed by the side making fours).
+    vcf: VcfTables,
     /// Proof and disproof numbers of the VCT's nodes.
     proof: KeyMap<vct::Numbers>,
     /// Attacker moves allowed at the root of the current VCT search.
@@ -92,31 +114,19 @@ pub struct ThreatSolver<'a> {
     child_numbers: Vec<vct::Numbers>,
 }
 
-/// A cell and what the side to move would make there.
-#[derive(Clone, Copy, Debug)]
-struct Spot {
-    pos: Pos,
-    counts: PatternCounts,
-}
-
 impl<'a> ThreatSolver<'a> {
     /// A solver for `attacker` on a copy of `board`.
     pub fn new(board: &Board, rule: Rule, attacker: Color, limits: ThreatLimits) -> Self {
-        // A plain board: the solver plays and takes back far more stones than it reads
-        // patterns of (it looks only at the squares of few windows), so keeping every
-        // square's patterns would cost it several times what it saves.
-        let board = board.clone();
         ThreatSolver {
-            board,
+            board: PlainBoard {
+                board: board.clone(),
+                tables: PatternTables::new(rule),
+            },
             rule,
             attacker,
-            tables: PatternTables::new(rule),
-            nodes: 0,
             limits,
-            stop: None,
-            deadline: None,
-            aborted: false,
-            failed: KeyMap::default(),
+            ticker: Ticker::new(limits.max_nodes),
+            vcf: VcfTables::default(),
             proof: KeyMap::default(),
             root_depth: 0,
             move_lists: KeyMap::default(),
@@ -129,50 +139,33 @@ impl<'a> ThreatSolver<'a> {
 
     /// Stop early when this flag is set.
     pub fn with_stop(mut self, stop: &'a AtomicBool) -> Self {
-        self.stop = Some(stop);
+        self.ticker.stop = Some(stop);
         self
     }
 
     /// Give up (as "unknown") at this instant.
     pub fn with_deadline(mut self, deadline: std::time::Instant) -> Self {
-        self.deadline = Some(deadline);
+        self.ticker.deadline = Some(deadline);
         self
     }
 
     /// Nodes visited so far.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.ticker.nodes
     }
 
     /// True when the last search ran out of nodes or was stopped (a None is then "unknown").
     pub fn aborted(&self) -> bool {
-        self.aborted
+        self.ticker.aborted
     }
 
     fn tick(&mut self) -> bool {
-        self.nodes += 1;
-        if self.nodes >= self.limits.max_nodes {
-            self.aborted = true;
-        }
-        if self.nodes & 63 == 0 {
-            if let Some(stop) = self.stop {
-                if stop.load(Ordering::Relaxed) {
-                    self.aborted = true;
-                }
-            }
-            if self
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
-            {
-                self.aborted = true;
-            }
-        }
-        self.aborted
+        self.ticker.tick()
     }
 
     /// True under the Caro rules, where a five closed at both ends does not count.
     fn capping(&self) -> bool {
-        matches!(self.rule, Rule::Caro | Rule::CaroExact)
+        vcf::capping(self.rule)
     }
 
     fn fouls(&self, color: Color) -> bool {
@@ -181,7 +174,7 @@ impl<'a> ThreatSolver<'a> {
 
     /// Is `pos` forbidden for `color`?
     fn forbidden(&mut self, pos: Pos, color: Color) -> bool {
-        self.fouls(color) && rules::renju_foul(&mut self.board, pos).is_some()
+        vcf::forbidden(&mut self.board, self.rule, pos, color)
     }
 
     /// Is the spot forbidden for `color`? Its patterns spare most exact checks.
@@ -193,7 +186,7 @@ impl<'a> ThreatSolver<'a> {
     fn spot(&self, pos: Pos, color: Color) -> Option<Spot> {
         self.board.is_empty(pos).then(|| Spot {
             pos,
-            counts: PatternCounts::of(&self.tables.patterns(&self.board, pos, color)),
+            counts: PatternCounts::of(&VcfBoard::patterns(&self.board, pos, color)),
         })
     }
 
@@ -239,7 +232,7 @@ impl<'a> ThreatSolver<'a> {
         let looked_at: u32 = rows.iter().map(|r| r.count_ones()).sum();
         let mut out = Vec::with_capacity(looked_at as usize);
         for pos in row_squares(&rows, self.board.height()) {
-            let counts = PatternCounts::of(&self.tables.patterns(&self.board, pos, color));
+            let counts = PatternCounts::of(&VcfBoard::patterns(&self.board, pos, color));
             if keep(&counts) {
                 out.push(Spot { pos, counts });
             }
@@ -264,59 +257,10 @@ impl<'a> ThreatSolver<'a> {
         self.board.remove(pos);
     }
 
-    /// A legal square for `color` other than those in `avoid` (for a defender with no
-    /// useful move).
-    fn any_legal(&mut self, color: Color, avoid: &[Pos]) -> Option<Pos> {
-        let empties: Vec<Pos> = self.board.empty_positions().collect();
-        empties
-            .into_iter()
-            .find(|&p| !avoid.contains(&p) && !self.forbidden(p, color))
-    }
-
-    /// The defender's moves that stop all of the attacker's fives `completions` (one or
-    /// more) at once. Occupying the square is the only way, except under Caro rules, where a
-    /// stone just past the far end of the five-to-be can also close it at both ends (when
-    /// the near end already holds a defender stone). Forbidden squares are left out.
-    ///
-    /// A short list kept on the stack (VCF nodes ask for it at every four): every square
-    /// in it stops the first completion, by taking it or by closing a five through it at
-    /// both ends, and only a square just past an end of such a five closes it (two ends on
-    /// each of four lines), so it never holds more than nine.
+    /// The defender's moves that stop all of the attacker's fives `completions` (see
+    /// [`vcf::five_defences`]).
     fn five_defences(&mut self, completions: &[Pos]) -> arrayvec::ArrayVec<Pos, 16> {
-        let a = self.attacker;
-        let d = a.opponent();
-        let mut out = arrayvec::ArrayVec::new();
-        if !self.capping() {
-            if let [c] = *completions {
-                if !self.forbidden(c, d) {
-                    out.push(c);
-                }
-            }
-            return out;
-        }
-        let mut candidates: Vec<Pos> = completions.to_vec();
-        for &c in completions {
-            for q in line_squares(&self.board, c, 5) {
-                if !candidates.contains(&q) {
-                    candidates.push(q);
-                }
-            }
-        }
-        for q in candidates {
-            if self.forbidden(q, d) {
-                continue;
-            }
-            // A defender stone only takes fives away: just re-check the known ones.
-            self.play(q, d);
-            let stopped = completions
-                .iter()
-                .all(|&c| c == q || !rules::is_winning_move(&self.board, c, a, self.rule));
-            self.undo(q);
-            if stopped {
-                out.push(q);
-            }
-        }
-        out
+        vcf::five_defences(&mut self.board, self.rule, self.attacker, completions)
     }
 
     /// The end of a line when no defender move stops the attacker's fives `completions`:
@@ -326,7 +270,12 @@ impl<'a> ThreatSolver<'a> {
         let d = a.opponent();
         let reply = match completions.iter().copied().find(|&c| !self.forbidden(c, d)) {
             Some(c) => c,
-            None => self.any_legal(d, completions)?,
+            None => {
+                let empties: Vec<Pos> = self.board.empty_positions().collect();
+                empties
+                    .into_iter()
+                    .find(|&p| !completions.contains(&p) && !self.forbidden(p, d))?
+            }
         };
         self.play(reply, d);
         let five = completions
@@ -337,223 +286,40 @@ impl<'a> ThreatSolver<'a> {
         five.map(|five| vec![reply, five])
     }
 
-    /// Squares on the lines through `pos` where `color` would complete a five. After a
-    /// move at `pos` these are the only new fives it can have, which spares the solvers a
-    /// scan of the whole board. (A line with fewer than four such stones within four
-    /// cells of `pos` is skipped: an older five farther along it may be left out.)
+    /// Squares on the lines through `pos` where `color` would complete a five (see
+    /// [`vcf::fives_through`]).
     fn fives_through(&self, pos: Pos, color: Color) -> arrayvec::ArrayVec<Pos, 32> {
-        let mut out = arrayvec::ArrayVec::new();
-        for dir in crate::board::Direction::ALL {
-            // A new five runs along the line through `pos`: only that direction is tested.
-            let r = self.board.line_ref(pos, dir);
-            // Only an empty square of a clean five-square window holding four stones of
-            // `color` can complete a five (the rules decide which of those do).
-            let own = self.board.line_stones(color, dir, r.line);
-            let reach = rules::window_mask(r.bit, 4);
-            if !rules::at_least(own & reach, 4) {
-                continue; // no window through `pos` holds four stones: most lines
-            }
-            let empty = self.board.line_empty(dir, r.line);
-            let mut empty = empty & reach & rules::window_cells(own, empty, 4);
-            while empty != 0 {
-                let bit = empty.trailing_zeros();
-                empty &= empty - 1;
-                if let Some(q) = self.board.pos_on_line(dir, r.line, bit as i32) {
-                    if rules::wins_in_direction(&self.board, q, color, self.rule, dir) {
-                        out.push(q);
-                    }
-                }
-            }
+        vcf::fives_through(&self.board, pos, color, self.rule)
+    }
+
+    /// The VCF over this solver's board, tables and ticker, for `attacker`.
+    fn vcf_search(&mut self, attacker: Color) -> Vcf<'_, 'a, PlainBoard> {
+        Vcf {
+            board: &mut self.board,
+            tables: &mut self.vcf,
+            ticker: &mut self.ticker,
+            rule: self.rule,
+            attacker,
         }
-        out
     }
 
     /// Search a VCF for the attacker (who is to move). Returns the winning line.
-    ///
-    /// Depth-first to the full limit with a failure table: VCF lines can be very long
-    /// (dozens of fours), and deepening step by step costs far more than it saves.
     pub fn vcf(&mut self) -> Option<Vec<Pos>> {
-        self.aborted = false;
-        self.failed.clear();
-        if let Some(&five) = self.fives(self.attacker).first() {
-            return Some(vec![five]);
-        }
-        let their_fives = self.fives(self.attacker.opponent());
+        self.ticker.aborted = false;
+        self.vcf.clear();
         let depth = self.limits.max_attacker_moves;
-        self.vcf_attack(depth, &their_fives)
+        let a = self.attacker;
+        let won = self.vcf_search(a).solve(depth);
+        won.then(|| self.vcf.line().collect())
     }
 
     /// Attacker to move, with no five of its own (the caller has checked), facing the
-    /// defender's fives `their_fives`.
+    /// defender's fives `their_fives`: its winning line by fours within `depth` attacker
+    /// moves.
     fn vcf_attack(&mut self, depth: u32, their_fives: &[Pos]) -> Option<Vec<Pos>> {
-        self.vcf_node(depth, their_fives, Fours::Scan)
-    }
-
-    /// [`Self::vcf_attack`], told where its fours come from (see [`Fours`]).
-    fn vcf_node(&mut self, depth: u32, their_fives: &[Pos], source: Fours<'_>) -> Option<Vec<Pos>> {
-        if self.tick() || depth == 0 {
-            return None;
-        }
         let a = self.attacker;
-        let d = a.opponent();
-        // Keyed by the side making the fours too: the defender's own VCF searches share
-        // the table (see `defender_vcf`).
-        let key = self.board.hash() ^ vcf_side_salt(a);
-        if self.failed.get(&key).is_some_and(|&left| left >= depth) {
-            return None;
-        }
-        // Under Caro rules a four may also stop the defender's fives by closing them at
-        // both ends; otherwise it must stand on the defender's only five.
-        let capping = self.capping();
-        if their_fives.len() >= 2 && !capping {
-            return None;
-        }
-        let must = their_fives.first().copied().filter(|_| !capping);
-        let mut fours = match (must, source) {
-            (None, Fours::After(spots, four, block)) => self.fours_after(spots, four, block),
-            (None, Fours::Given(spots)) => spots.to_vec(),
-            _ => self.spots_at(a, must, 3, |c| c.f4 + c.b4 > 0),
-        };
-        // Open fours and double fours first, then by pattern strength; ties by square.
-        fours.sort_by_key(|s| (std::cmp::Reverse(s.counts.threat()), s.pos));
-        // The incremental list against a scan of the whole board (debug builds only).
-        debug_assert!(
-            must.is_some() || {
-                let mut full = self.spots(a, 3, |c| c.f4 + c.b4 > 0);
-                full.sort_by_key(|s| (std::cmp::Reverse(s.counts.threat()), s.pos));
-                let fresh = full.iter().map(|s| (s.pos, s.counts));
-                fresh.eq(fours.iter().map(|s| (s.pos, s.counts)))
-            },
-            "the fours kept from the parent differ from a scan of the board:\n{}",
-            self.board.to_ascii()
-        );
-        for &spot in &fours {
-            let pos = spot.pos;
-            if self.spot_forbidden(&spot, a) {
-                continue;
-            }
-            self.play(pos, a);
-            if their_fives
-                .iter()
-                .any(|&f| f != pos && rules::is_winning_move(&self.board, f, d, self.rule))
-            {
-                self.undo(pos); // the defender would make a five
-                continue;
-            }
-            let completions = self.fives_through(pos, a);
-            let result = if completions.is_empty() {
-                None // not a four after all (e.g. only an overline completion)
-            } else {
-                let defences = self.five_defences(&completions);
-                if defences.is_empty() {
-                    // Nothing stops the five.
-                    self.unstoppable(&completions).map(|mut line| {
-                        line.insert(0, pos);
-                        line
-                    })
-                } else {
-                    // Usually the one block; every defence must lose.
-                    let mut first: Option<Vec<Pos>> = None;
-                    for block in defences {
-                        self.play(block, d);
-                        // The defender's fives now: old ones still open, and new ones
-                        // through the block.
-                        let mut next: arrayvec::ArrayVec<Pos, 32> = self.fives_through(block, d);
-                        for &f in their_fives {
-                            if self.board.is_empty(f)
-                                && !next.contains(&f)
-                                && !next.is_full()
-                                && rules::is_winning_move(&self.board, f, d, self.rule)
-                            {
-                                next.push(f);
-                            }
-                        }
-                        // Only a full list (no five to block here) tells the child its fours.
-                        let source = match must {
-                            None => Fours::After(&fours[..], pos, block),
-                            Some(_) => Fours::Scan,
-                        };
-                        let sub = self.vcf_node(depth - 1, &next, source);
-                        self.undo(block);
-                        match sub {
-                            None => {
-                                first = None;
-                                break;
-                            }
-                            Some(line) if first.is_none() => {
-                                let mut l = vec![pos, block];
-                                l.extend(line);
-                                first = Some(l);
-                            }
-                            Some(_) => {}
-                        }
-                    }
-                    first
-                }
-            };
-            self.undo(pos);
-            if result.is_some() {
-                return result;
-            }
-            if self.aborted {
-                return None;
-            }
-        }
-        if !self.aborted {
-            if self.failed.len() >= FAILED_CAP {
-                // Only a cache: start afresh rather than outgrow the memory reserve.
-                self.failed.clear();
-            }
-            self.failed.insert(key, depth);
-        }
-        None
-    }
-
-    /// The attacker's fours after its four at `four` and the defender's block at `block`,
-    /// from `parent`, the fours before them (every square where the attacker makes a
-    /// four, as [`Self::spots`] finds them). A stone changes the patterns of the squares
-    /// within five cells on its lines only: the others keep theirs. Only the attacker's
-    /// stone can make new fours, in windows on its own lines; the block only takes some
-    /// away. (A square near the four may stay a four by another of its lines.)
-    fn fours_after(&self, parent: &[Spot], four: Pos, block: Pos) -> Vec<Spot> {
-        let a = self.attacker;
-        let is_four = |c: &PatternCounts| c.f4 + c.b4 > 0;
-        let near = |p: Pos, q: Pos| aligned_along(p, q, 0b1111, 5);
-        let mut out = Vec::with_capacity(parent.len() + 4);
-        for s in parent {
-            if s.pos == block || s.pos == four {
-                continue;
-            }
-            if near(four, s.pos) || near(block, s.pos) {
-                let counts = PatternCounts::of(&self.tables.patterns(&self.board, s.pos, a));
-                if is_four(&counts) {
-                    out.push(Spot { pos: s.pos, counts });
-                }
-            } else {
-                out.push(*s);
-            }
-        }
-        for dir in Direction::ALL {
-            let r = self.board.line_ref(four, dir);
-            let own = self.board.line_stones(a, dir, r.line);
-            let empty = self.board.line_empty(dir, r.line);
-            let mut squares =
-                empty & rules::window_mask(r.bit, 5) & rules::window_cells(own, empty, 3);
-            while squares != 0 {
-                let bit = squares.trailing_zeros();
-                squares &= squares - 1;
-                if let Some(q) = self.board.pos_on_line(dir, r.line, bit as i32) {
-                    if parent.iter().any(|s| s.pos == q) {
-                        continue; // looked at above
-                    }
-                    let counts = PatternCounts::of(&self.tables.patterns(&self.board, q, a));
-                    if is_four(&counts) {
-                        out.push(Spot { pos: q, counts });
-                    }
-                }
-            }
-        }
-        out
+        let won = self.vcf_search(a).attack_from_scan(depth, their_fives);
+        won.then(|| self.vcf.line().collect())
     }
 
     /// Does the defender, to move, win by fours of its own within `depth` fours? The
@@ -563,12 +329,13 @@ impl<'a> ThreatSolver<'a> {
     /// `fours` are the squares where the defender makes a four, as
     /// `self.spots(defender, 3, ..)` finds them (the caller has them at hand).
     fn defender_vcf(&mut self, depth: u32, fours: &[Spot]) -> bool {
-        let a = self.attacker;
-        debug_assert!(self.fives(a).is_empty(), "the attacker has a five to make");
-        self.attacker = a.opponent();
-        let won = self.vcf_node(depth, &[], Fours::Given(fours)).is_some();
-        self.attacker = a;
-        won
+        debug_assert!(
+            self.fives(self.attacker).is_empty(),
+            "the attacker has a five to make"
+        );
+        let d = self.attacker.opponent();
+        self.vcf_search(d)
+            .solve_with_fours(depth, fours.iter().copied())
     }
 
     /// Does the VCF `line` (attacker four, forced block, ..., five) still win after a
@@ -617,30 +384,6 @@ impl<'a> ThreatSolver<'a> {
             self.undo(p);
         }
         ok
-    }
-}
-
-/// Where a VCF node's fours come from.
-#[derive(Clone, Copy)]
-enum Fours<'s> {
-    /// A scan of the board.
-    Scan,
-    /// The caller's list: every square where the side making fours makes one.
-    Given(&'s [Spot]),
-    /// The parent's list, with the parent's four and the block played since: the node's
-    /// own follow from them without a scan (see [`ThreatSolver::fours_after`]).
-    After(&'s [Spot], Pos, Pos),
-}
-
-/// Most entries in the VCF failure table (about 12 bytes each).
-const FAILED_CAP: usize = 1 << 18;
-
-/// Mixed into the VCF failure table's keys by the side making the fours, so that Black's
-/// and White's failures in one position stay apart.
-fn vcf_side_salt(color: Color) -> u64 {
-    match color {
-        Color::Black => 0,
-        Color::White => 0x4445_4645_4e44_4552,
     }
 }
 
@@ -736,7 +479,7 @@ mod tests {
     }
 
     /// Plays every four and each of its blocks down to `depth` fours, checking the fours
-    /// [`ThreatSolver::fours_after`] derives against a scan after each pair. Returns the
+    /// [`Vcf::fours_after`](super::vcf) derives against a scan after each pair. Returns the
     /// pairs checked.
     fn walk_fours(solver: &mut ThreatSolver<'_>, fours: &[Spot], depth: u32) -> usize {
         if depth == 0 {
@@ -749,7 +492,9 @@ mod tests {
             let completions = solver.fives_through(spot.pos, a);
             for block in solver.five_defences(&completions) {
                 solver.play(block, d);
-                let mut derived = solver.fours_after(fours, spot.pos, block);
+                let mut derived = solver
+                    .vcf_search(a)
+                    .fours_after_list(fours, spot.pos, block);
                 derived.sort_by_key(|s| (std::cmp::Reverse(s.counts.threat()), s.pos));
                 let pairs: Vec<(Pos, PatternCounts)> =
                     derived.iter().map(|s| (s.pos, s.counts)).collect();
@@ -842,9 +587,11 @@ mod tests {
                     let plain: Vec<Pos> = row_squares(&candidate_rows(&board), h)
                         .filter(|&p| has_line_stones(&board, p, color, min))
                         .filter(|&p| {
-                            keep(&PatternCounts::of(
-                                &solver.tables.patterns(&board, p, color),
-                            ))
+                            keep(&PatternCounts::of(&VcfBoard::patterns(
+                                &solver.board,
+                                p,
+                                color,
+                            )))
                         })
                         .collect();
                     assert_eq!(fast, plain, "{rule:?} min {min}:\n{}", board.to_ascii());

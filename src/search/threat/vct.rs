@@ -31,6 +31,7 @@ use crate::board::geometry::{
 };
 use crate::board::{zobrist_stone, Cell, Direction, Pos};
 use crate::pattern::{Pattern, PatternCounts, Threat};
+use crate::search::vcf::VcfBoard;
 use std::rc::Rc;
 
 /// "Infinite" proof or disproof number.
@@ -343,7 +344,7 @@ impl FollowUp {
         } else {
             Pattern::B3
         };
-        let patterns = solver.tables.patterns(&solver.board, pos, solver.attacker);
+        let patterns = VcfBoard::patterns(&solver.board, pos, solver.attacker);
         let lines = patterns
             .iter()
             .enumerate()
@@ -369,8 +370,8 @@ impl ThreatSolver<'_> {
     /// defence per defender move; every other defence is refuted too) with at most
     /// `max_attacker_moves` attacker moves.
     pub fn vct(&mut self) -> Option<Vec<Pos>> {
-        self.aborted = false;
-        self.failed.clear();
+        self.ticker.aborted = false;
+        self.vcf.clear();
         self.settled.clear();
         self.move_lists.clear();
         if let Some(&five) = self.fives(self.attacker).first() {
@@ -409,7 +410,7 @@ impl ThreatSolver<'_> {
                 root.dn,
                 self.nodes()
             );
-            if self.aborted {
+            if self.ticker.aborted {
                 return None;
             }
             if root.pn == 0 {
@@ -449,7 +450,7 @@ impl ThreatSolver<'_> {
     }
 
     fn remember(&mut self, node: &Node, numbers: Numbers) -> Numbers {
-        if self.aborted && numbers.dn == 0 {
+        if self.ticker.aborted && numbers.dn == 0 {
             // A search cut short reads as "no win" (an unfinished VCF under a defender
             // node, say): a disproof now may be false, so it stays out of the tables.
             // Proofs stand: every win found is a real one.
@@ -470,7 +471,7 @@ impl ThreatSolver<'_> {
         if numbers.solved() && !self.settle(node, numbers.pn == 0) && numbers.pn == 0 {
             self.loose_wins.push(node.key);
             if self.loose_wins.len() >= TABLE_CAP / 2 {
-                self.aborted = true;
+                self.ticker.aborted = true;
             }
         }
         numbers
@@ -489,7 +490,7 @@ impl ThreatSolver<'_> {
             });
             self.generation += 1;
             if self.settled.len() >= SETTLED_CAP / 2 {
-                self.aborted = true;
+                self.ticker.aborted = true;
                 return false;
             }
         }
@@ -544,7 +545,7 @@ impl ThreatSolver<'_> {
             // Only fours are left: the VCF search (depth-first with its failure table)
             // settles such nodes far faster than proof numbers over the same tree.
             let won = self.vcf_attack(budget.depth.into(), their_fives).is_some();
-            if self.aborted {
+            if self.ticker.aborted {
                 return UNKNOWN;
             }
             return self.remember(&node, if won { PROVED } else { DISPROVED });
@@ -589,7 +590,7 @@ impl ThreatSolver<'_> {
                 pn: c.numbers.pn,
                 dn: c.sum,
             };
-            if here.pn >= limit.pn || here.dn >= limit.dn || self.aborted {
+            if here.pn >= limit.pn || here.dn >= limit.dn || self.ticker.aborted {
                 self.child_numbers.truncate(base);
                 return self.remember(&node, here);
             }
@@ -653,7 +654,7 @@ impl ThreatSolver<'_> {
                 pn: c.sum,
                 dn: c.numbers.dn,
             };
-            if here.pn >= limit.pn || here.dn >= limit.dn || self.aborted {
+            if here.pn >= limit.pn || here.dn >= limit.dn || self.ticker.aborted {
                 self.child_numbers.truncate(base);
                 return self.remember(&node, here);
             }
@@ -973,7 +974,7 @@ impl ThreatSolver<'_> {
         }
         let mut extra = Vec::new();
         for b in self.five_defences(&completions) {
-            let patterns = self.tables.patterns(&self.board, b, d);
+            let patterns = VcfBoard::patterns(&self.board, b, d);
             if patterns.iter().any(|&p| p >= Pattern::B4) {
                 return None;
             }
@@ -1002,7 +1003,7 @@ impl ThreatSolver<'_> {
                         continue;
                     }
                     self.play(q, d);
-                    let four = self.tables.pattern(&self.board, b, d, dir) >= Pattern::B4;
+                    let four = self.board.tables.pattern(&self.board, b, d, dir) >= Pattern::B4;
                     self.undo(q);
                     if four {
                         extra.push(q);
@@ -1158,7 +1159,7 @@ mod tests {
         }
         assert!(s.proof.len() < TABLE_CAP, "the proof table was emptied");
         assert_eq!(s.won_with(&loose), Some(budget(8, 4, 1)));
-        assert!(!s.aborted);
+        assert!(!s.aborted());
 
         // The other side to move is another node.
         let defender = Node::new(hash, budget(14, 3, 1), false);
@@ -1264,7 +1265,7 @@ mod tests {
                         continue;
                     }
                     s.play(q, d);
-                    s.failed.clear();
+                    s.vcf.clear();
                     let won = s.vcf_attack(ROOT_QUIET_THREAT_FOURS, &[]).is_some();
                     s.undo(q);
                     assert!(
