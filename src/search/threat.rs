@@ -19,13 +19,14 @@
 //! search that uses the VCF for its fours-only nodes.
 
 use super::node::black_foul;
-use super::vcf::{self, KeyMap, Spot, Ticker, Vcf, VcfBoard, VcfTables};
+use super::vcf::{self, Spot, Ticker, Vcf, VcfBoard, VcfTables};
 use crate::board::geometry::{candidate_rows, row_squares};
 use crate::board::{Board, Cell, Color, Direction, Pos, MAX_SIZE};
 use crate::pattern::{Pattern, PatternCounts, PatternTables};
 use crate::rules::{self, Rule};
 use std::sync::atomic::AtomicBool;
 
+mod moves;
 mod vct;
 
 /// Limits for one solver call.
@@ -95,23 +96,8 @@ pub struct ThreatSolver<'a> {
     /// The VCF's failure table and buffers (shared by the VCT's fours-only nodes and the
     /// defender's VCF, keyed by the side making fours).
     vcf: VcfTables,
-    /// Proof and disproof numbers of the VCT's nodes.
-    proof: KeyMap<vct::Numbers>,
-    /// Attacker moves allowed at the root of the current VCT search.
-    root_depth: u32,
-    /// Move lists of VCT nodes already expanded, by node key: proof-number search
-    /// re-enters a node many times, and generating its moves is most of a visit's cost.
-    move_lists: KeyMap<vct::MoveList>,
-    /// Budgets VCT positions were won or held with, whatever the path and pass.
-    settled: KeyMap<vct::Settled>,
-    /// Proof-table keys of the current VCT pass's wins the settled table does not answer
-    /// for: kept when the proof table is emptied.
-    loose_wins: Vec<u64>,
-    /// Counts the times the VCT's tables lost entries (emptied or pruned): a node's loop
-    /// looks its children up again after one.
-    generation: u64,
-    /// The children's numbers of the VCT nodes on the current path, one slice a node.
-    child_numbers: Vec<vct::Numbers>,
+    /// The VCT's tables and bookkeeping.
+    vct: vct::VctState,
 }
 
 impl<'a> ThreatSolver<'a> {
@@ -127,13 +113,7 @@ impl<'a> ThreatSolver<'a> {
             limits,
             ticker: Ticker::new(limits.max_nodes),
             vcf: VcfTables::default(),
-            proof: KeyMap::default(),
-            root_depth: 0,
-            move_lists: KeyMap::default(),
-            settled: KeyMap::default(),
-            loose_wins: Vec::new(),
-            generation: 0,
-            child_numbers: Vec::new(),
+            vct: vct::VctState::default(),
         }
     }
 

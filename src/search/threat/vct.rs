@@ -25,14 +25,34 @@
 //! itself, without a search). A defender who, facing no four, wins by a short VCF of its
 //! own holds without any of that.
 
-use super::{may_threaten_vcf, ThreatSolver};
-use crate::board::geometry::{
-    aligned_along, candidate_rows, line_neighbours, line_squares_within, row_squares,
-};
-use crate::board::{zobrist_stone, Cell, Direction, Pos};
-use crate::pattern::{Pattern, PatternCounts, Threat};
-use crate::search::vcf::VcfBoard;
+use super::moves::{AttackMove, AttackScope, Defences, Kind};
+use super::ThreatSolver;
+use crate::board::{zobrist_stone, Pos};
+use crate::search::vcf::KeyMap;
 use std::rc::Rc;
+
+/// What the VCT keeps besides the board and the VCF's tables: its proof-number tables,
+/// the move lists and settled budgets of nodes seen, and the current path's children.
+#[derive(Default)]
+pub(super) struct VctState {
+    /// Proof and disproof numbers of the VCT's nodes.
+    proof: KeyMap<Numbers>,
+    /// Attacker moves allowed at the root of the current VCT search.
+    root_depth: u32,
+    /// Move lists of VCT nodes already expanded, by node key: proof-number search
+    /// re-enters a node many times, and generating its moves is most of a visit's cost.
+    move_lists: KeyMap<MoveList>,
+    /// Budgets VCT positions were won or held with, whatever the path and pass.
+    settled: KeyMap<Settled>,
+    /// Proof-table keys of the current VCT pass's wins the settled table does not answer
+    /// for: kept when the proof table is emptied.
+    loose_wins: Vec<u64>,
+    /// Counts the times the VCT's tables lost entries (emptied or pruned): a node's loop
+    /// looks its children up again after one.
+    generation: u64,
+    /// The children's numbers of the VCT nodes on the current path, one slice a node.
+    child_numbers: Vec<Numbers>,
+}
 
 /// "Infinite" proof or disproof number.
 const INF: u32 = 1 << 30;
@@ -71,13 +91,6 @@ const FIRST_PASS_MOVES: u32 = 10;
 /// vct_game_black_l11_3 takes 0.94 M with four against 1.20 M with three.
 const MOVES_PER_THREAT: u32 = 4;
 
-/// Most fours in the defender's own VCF looked for at a defender node. Short looks pay:
-/// on vct_game_black_l11_3 a limit of 4 took 1.78 M nodes against 2.43 M with none,
-/// and deeper looks (8, 16) about 2.3 M (the VCT's VCF nodes count too). With defences
-/// that must stop every follow-up and short quiet threats (below), 3 fours solve the 38
-/// vct_game boards in 4.74 M nodes against 5.26 M with 4.
-const DEFENDER_VCF_FOURS: u32 = 3;
-
 /// Most fours in the VCF that makes the root's quiet move a threat (a fukumi may need a
 /// long one: vct_fukumi is lost with 2).
 const ROOT_QUIET_THREAT_FOURS: u32 = 8;
@@ -104,23 +117,6 @@ impl Numbers {
     }
 }
 
-/// What an attacker move does; sets how hopeful the unexplored defender node after it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    /// A four: one reply.
-    Four,
-    /// An open three (or a stronger non-four threat).
-    Three,
-    /// A quiet move that threatens a VCF: many replies.
-    Quiet,
-    /// The forced block of a defender's four that makes no threat itself.
-    Block,
-    /// The forced block of a defender's four that makes a threat of its own (a three or a
-    /// quiet threat, not a four). Forced, it spends no threat: the same block is a free
-    /// `Block` when no threats are left, and the budget must not depend on which it is.
-    ThreatBlock,
-}
-
 impl Kind {
     /// Threats (non-four moves) left after this move, from `threats`.
     fn threats_left(self, threats: u8) -> u8 {
@@ -141,50 +137,11 @@ impl Kind {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-pub(super) struct AttackMove {
-    pos: Pos,
-    kind: Kind,
-}
-
-/// What an attacker node's move list depends on besides its position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct AttackScope {
-    /// Non-four threats (threes) are still allowed.
-    threats: bool,
-    /// Quiet moves that may threaten a VCF are allowed.
-    quiet: bool,
-    /// The root, where quieter moves are tried too.
-    root: bool,
-}
-
-impl AttackScope {
-    /// A key to mix with a position's, for the move-list store.
-    fn key(self) -> u64 {
-        let bits = u64::from(self.threats) | u64::from(self.quiet) << 1 | u64::from(self.root) << 2;
-        (bits + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xa076_1d64_78bd_642f
-    }
-}
-
 /// The moves of an expanded node that is not solved yet, kept for its next visit.
 #[derive(Clone)]
 pub(super) enum MoveList {
     Attack(Rc<[AttackMove]>),
     Defence(Rc<[Pos]>),
-}
-
-/// The defender's options after an attacker move.
-enum Defences {
-    /// Nothing stops the attacker's five: the defender's move and the five.
-    Lost(Vec<Pos>),
-    /// The attacker's move threatens nothing the solver can see.
-    NoThreat,
-    /// Replies to search. `refuted` is the first legal reply beaten by the quiet move's VCF
-    /// line without a search, with that line (such replies are not in `replies`).
-    Replies {
-        replies: Vec<Pos>,
-        refuted: Option<(Pos, Vec<Pos>)>,
-    },
 }
 
 /// What a node may still spend: attacker moves, non-four threats, and attacker moves
@@ -325,46 +282,6 @@ fn sum_limit(limit: u32, sum: u32, own: u32) -> u32 {
     }
 }
 
-/// A winning follow-up the attacker threatens after a non-four move: an open four (or
-/// two fours) or a four-three at `pos`.
-struct FollowUp {
-    pos: Pos,
-    /// The directions (bit `i` for `Direction::ALL[i]`) of the lines it wins on: its
-    /// fours, and for a four-three its three too.
-    lines: u8,
-    /// Squares off those lines where a defender stone would turn the four-three's forced
-    /// block into a four (see [`ThreatSolver::four_three_defences`]).
-    extra: Vec<Pos>,
-}
-
-impl FollowUp {
-    fn new(solver: &ThreatSolver<'_>, pos: Pos, threat: Threat, extra: Vec<Pos>) -> FollowUp {
-        let least = if threat >= Threat::OpenFour {
-            Pattern::B4
-        } else {
-            Pattern::B3
-        };
-        let patterns = VcfBoard::patterns(&solver.board, pos, solver.attacker);
-        let lines = patterns
-            .iter()
-            .enumerate()
-            .filter(|(_, &p)| p >= least)
-            .fold(0u8, |m, (i, _)| m | 1 << i);
-        FollowUp { pos, lines, extra }
-    }
-
-    /// Can a defender stone at `q` stop this follow-up? Only on its winning lines, within
-    /// reach of their patterns (five cells: a renju five must not be an overline), or on
-    /// one of its extra squares. Elsewhere a stone changes none of the patterns it wins
-    /// with, and makes no fours or fives of the attacker's (renju's rule that a three is
-    /// real only where its four may be played would let a far stone turn a false three
-    /// through `pos` into a real one and so make `pos` a double three: like the rest of
-    /// the solver's move rules, this ignores such cascades).
-    fn stopped_by(&self, q: Pos) -> bool {
-        aligned_along(self.pos, q, self.lines, 5) || self.extra.contains(&q)
-    }
-}
-
 impl ThreatSolver<'_> {
     /// Search a VCT for the attacker (who is to move). Returns the winning line (one
     /// defence per defender move; every other defence is refuted too) with at most
@@ -372,8 +289,8 @@ impl ThreatSolver<'_> {
     pub fn vct(&mut self) -> Option<Vec<Pos>> {
         self.ticker.aborted = false;
         self.vcf.clear();
-        self.settled.clear();
-        self.move_lists.clear();
+        self.vct.settled.clear();
+        self.vct.move_lists.clear();
         if let Some(&five) = self.fives(self.attacker).first() {
             return Some(vec![five]);
         }
@@ -393,7 +310,7 @@ impl ThreatSolver<'_> {
             let depth = FIRST_PASS_MOVES
                 .saturating_add(MOVES_PER_THREAT * (threats - 1))
                 .min(max_depth);
-            self.root_depth = depth;
+            self.vct.root_depth = depth;
             let budget = Budget {
                 depth: depth as u8,
                 threats: threats as u8,
@@ -401,8 +318,8 @@ impl ThreatSolver<'_> {
             };
             // A pass's nodes are keyed by their budget, so the last pass's numbers are
             // seldom met again: drop them (its wins and holds stay in the settled table).
-            self.proof.clear();
-            self.loose_wins.clear();
+            self.vct.proof.clear();
+            self.vct.loose_wins.clear();
             let root = self.attack_node(budget, &their_fives, UNBOUNDED);
             log::debug!(
                 "vct pass threats {threats} depth {depth}: pn {} dn {} nodes {}",
@@ -424,11 +341,11 @@ impl ThreatSolver<'_> {
     /// A node's numbers: from the proof table, else from a win or hold of its position
     /// under a budget this one covers or is covered by, else `unknown`.
     fn numbers(&self, node: &Node, unknown: Numbers) -> Numbers {
-        let exact = self.proof.get(&node.key).copied();
+        let exact = self.vct.proof.get(&node.key).copied();
         if exact.is_some_and(Numbers::solved) {
             return exact.unwrap_or(unknown);
         }
-        if let Some(s) = self.settled.get(&node.position) {
+        if let Some(s) = self.vct.settled.get(&node.position) {
             if s.won.is_some_and(|b| node.budget.covers(b)) {
                 return PROVED;
             }
@@ -442,10 +359,10 @@ impl ThreatSolver<'_> {
     /// The budget a node's win was proved with (its own, or a smaller one of its
     /// position), if it was.
     fn won_with(&self, node: &Node) -> Option<Budget> {
-        if self.proof.get(&node.key).is_some_and(|n| n.pn == 0) {
+        if self.vct.proof.get(&node.key).is_some_and(|n| n.pn == 0) {
             return Some(node.budget);
         }
-        let won = self.settled.get(&node.position)?.won?;
+        let won = self.vct.settled.get(&node.position)?.won?;
         node.budget.covers(won).then_some(won)
     }
 
@@ -456,21 +373,21 @@ impl ThreatSolver<'_> {
             // Proofs stand: every win found is a real one.
             return numbers;
         }
-        if self.proof.len() >= TABLE_CAP {
+        if self.vct.proof.len() >= TABLE_CAP {
             // The settled table answers for the solved nodes but the loose wins (see
             // `settle`), which the line is read back from: keep those.
-            self.proof.clear();
-            self.generation += 1;
-            for &key in &self.loose_wins {
-                self.proof.insert(key, PROVED);
+            self.vct.proof.clear();
+            self.vct.generation += 1;
+            for &key in &self.vct.loose_wins {
+                self.vct.proof.insert(key, PROVED);
             }
         }
         // Solved nodes stay here as well: the exact entry answers for this budget even
         // when the settled table later drops its holds.
-        self.proof.insert(node.key, numbers);
+        self.vct.proof.insert(node.key, numbers);
         if numbers.solved() && !self.settle(node, numbers.pn == 0) && numbers.pn == 0 {
-            self.loose_wins.push(node.key);
-            if self.loose_wins.len() >= TABLE_CAP / 2 {
+            self.vct.loose_wins.push(node.key);
+            if self.vct.loose_wins.len() >= TABLE_CAP / 2 {
                 self.ticker.aborted = true;
             }
         }
@@ -482,20 +399,20 @@ impl ThreatSolver<'_> {
     /// False when the table does not answer for this node: a win (a hold) whose budget is
     /// neither larger nor smaller than the one kept (a loose win), or a full table.
     fn settle(&mut self, node: &Node, won: bool) -> bool {
-        if self.settled.len() >= SETTLED_CAP && !self.settled.contains_key(&node.position) {
+        if self.vct.settled.len() >= SETTLED_CAP && !self.vct.settled.contains_key(&node.position) {
             // A hold forgotten costs a search again; a win forgotten could cost the line.
-            self.settled.retain(|_, s| {
+            self.vct.settled.retain(|_, s| {
                 s.held = None;
                 s.won.is_some()
             });
-            self.generation += 1;
-            if self.settled.len() >= SETTLED_CAP / 2 {
+            self.vct.generation += 1;
+            if self.vct.settled.len() >= SETTLED_CAP / 2 {
                 self.ticker.aborted = true;
                 return false;
             }
         }
         let b = node.budget;
-        let s = self.settled.entry(node.position).or_default();
+        let s = self.vct.settled.entry(node.position).or_default();
         if won {
             if s.won.is_none_or(|old| old.covers(b)) {
                 s.won = Some(b);
@@ -518,21 +435,21 @@ impl ThreatSolver<'_> {
         generation: &mut Option<u64>,
         look_up: &impl Fn(&Self, usize) -> Numbers,
     ) {
-        if *generation == Some(self.generation) {
+        if *generation == Some(self.vct.generation) {
             return;
         }
-        *generation = Some(self.generation);
-        for i in 0..self.child_numbers.len() - base {
-            self.child_numbers[base + i] = look_up(self, i);
+        *generation = Some(self.vct.generation);
+        for i in 0..self.vct.child_numbers.len() - base {
+            self.vct.child_numbers[base + i] = look_up(self, i);
         }
     }
 
     /// Keep a node's move list for its next visit.
     fn keep_moves(&mut self, key: u64, moves: MoveList) {
-        if self.move_lists.len() >= MOVE_LISTS_CAP {
-            self.move_lists.clear();
+        if self.vct.move_lists.len() >= MOVE_LISTS_CAP {
+            self.vct.move_lists.clear();
         }
-        self.move_lists.insert(key, moves);
+        self.vct.move_lists.insert(key, moves);
     }
 
     /// Attacker to move with `budget` left, facing the defender's fives `their_fives`.
@@ -554,7 +471,7 @@ impl ThreatSolver<'_> {
             return self.remember(&node, DISPROVED);
         };
         let list_key = node.position ^ scope.key();
-        let moves = match self.move_lists.get(&list_key) {
+        let moves = match self.vct.move_lists.get(&list_key) {
             Some(MoveList::Attack(moves)) => moves.clone(),
             _ => {
                 let moves: Rc<[AttackMove]> = self.attack_moves(scope, their_fives).into();
@@ -578,12 +495,12 @@ impl ThreatSolver<'_> {
         // change (its subtree holds more stones than its siblings), unless a table was
         // emptied: so the others are looked up again only then.
         let look_up = |s: &Self, i: usize| s.numbers(&child(i), moves[i].kind.initial());
-        let base = self.child_numbers.len();
-        self.child_numbers.resize(base + moves.len(), UNKNOWN);
+        let base = self.vct.child_numbers.len();
+        self.vct.child_numbers.resize(base + moves.len(), UNKNOWN);
         let mut generation = None;
         loop {
             self.refresh_children(base, &mut generation, &look_up);
-            let numbers = &self.child_numbers[base..];
+            let numbers = &self.vct.child_numbers[base..];
             // The attacker needs one winning move: the smallest proof number.
             let c = Choice::of(numbers.iter().copied(), |n| n.pn, |n| n.dn);
             let here = Numbers {
@@ -591,7 +508,7 @@ impl ThreatSolver<'_> {
                 dn: c.sum,
             };
             if here.pn >= limit.pn || here.dn >= limit.dn || self.ticker.aborted {
-                self.child_numbers.truncate(base);
+                self.vct.child_numbers.truncate(base);
                 return self.remember(&node, here);
             }
             let child_limit = Numbers {
@@ -602,7 +519,7 @@ impl ThreatSolver<'_> {
             self.play(pos, a);
             self.defence_node(child(c.best).budget, pos, child_limit);
             self.undo(pos);
-            self.child_numbers[base + c.best] = look_up(self, c.best);
+            self.vct.child_numbers[base + c.best] = look_up(self, c.best);
         }
     }
 
@@ -618,7 +535,7 @@ impl ThreatSolver<'_> {
         // with these fours, in every pass.
         let list_key =
             node.position ^ (u64::from(quiet_fours) + 1).wrapping_mul(0xd6e8_feb8_6659_fd93);
-        let replies = match self.move_lists.get(&list_key) {
+        let replies = match self.vct.move_lists.get(&list_key) {
             Some(MoveList::Defence(replies)) => replies.clone(),
             _ => {
                 let replies: Rc<[Pos]> = match self.defences(quiet_fours, last) {
@@ -642,12 +559,12 @@ impl ThreatSolver<'_> {
         // As at the attacker's nodes: only the child searched changes, barring a table
         // emptied.
         let look_up = |s: &Self, i: usize| s.numbers(&child(i), UNKNOWN);
-        let base = self.child_numbers.len();
-        self.child_numbers.resize(base + replies.len(), UNKNOWN);
+        let base = self.vct.child_numbers.len();
+        self.vct.child_numbers.resize(base + replies.len(), UNKNOWN);
         let mut generation = None;
         loop {
             self.refresh_children(base, &mut generation, &look_up);
-            let numbers = &self.child_numbers[base..];
+            let numbers = &self.vct.child_numbers[base..];
             // The defender needs one holding reply: the smallest disproof number.
             let c = Choice::of(numbers.iter().copied(), |n| n.dn, |n| n.pn);
             let here = Numbers {
@@ -655,7 +572,7 @@ impl ThreatSolver<'_> {
                 dn: c.numbers.dn,
             };
             if here.pn >= limit.pn || here.dn >= limit.dn || self.ticker.aborted {
-                self.child_numbers.truncate(base);
+                self.vct.child_numbers.truncate(base);
                 return self.remember(&node, here);
             }
             let child_limit = Numbers {
@@ -667,7 +584,7 @@ impl ThreatSolver<'_> {
             let their_fives = self.fives_through(q, d);
             self.attack_node(budget, &their_fives, child_limit);
             self.undo(q);
-            self.child_numbers[base + c.best] = look_up(self, c.best);
+            self.vct.child_numbers[base + c.best] = look_up(self, c.best);
         }
     }
 
@@ -738,340 +655,27 @@ impl ThreatSolver<'_> {
             // Quiet moves only among the first attacker moves: deeper they cost far more
             // than they find.
             quiet: depth >= 2 && threats && budget.quiet >= 1,
-            root: depth == self.root_depth,
+            root: depth == self.vct.root_depth,
         })
-    }
-
-    /// The attacker's moves within `scope`, facing the defender's fives `their_fives`:
-    /// fours, threes and (with room for a follow-up) quiet moves that may threaten a VCF,
-    /// strongest first; against a five only its block. Empty when the attacker cannot
-    /// stop the defender's fives.
-    fn attack_moves(&mut self, scope: AttackScope, their_fives: &[Pos]) -> Vec<AttackMove> {
-        let a = self.attacker;
-        if their_fives.len() >= 2 {
-            return Vec::new();
-        }
-        let AttackScope {
-            threats,
-            quiet,
-            root,
-        } = scope;
-        // At the root any move that builds on a line may be quiet (a fukumi's first move
-        // can be as quiet as a lone two).
-        let min_own = if quiet {
-            1
-        } else if threats {
-            2
-        } else {
-            3
-        };
-        let keep = |c: &PatternCounts| {
-            c.f4 + c.b4 > 0
-                || (threats && c.threat() >= Threat::Three)
-                || (quiet && (may_threaten_vcf(c) || (root && c.f2 + c.b3 >= 1)))
-        };
-        let mut spots = self.spots_at(a, their_fives.first().copied(), min_own, keep);
-        if let Some(&must) = their_fives.first() {
-            if spots.is_empty() {
-                // Forced to block with a non-threat: worth it only if a threat already
-                // made still stands afterwards (the defender node finds out).
-                if self.forbidden(must, a) {
-                    return Vec::new();
-                }
-                return vec![AttackMove {
-                    pos: must,
-                    kind: Kind::Block,
-                }];
-            }
-        }
-        // Strongest threats first (quiet moves last), then the moves that build the most
-        // on their lines; ties by square.
-        spots.sort_by_key(|s| {
-            let c = &s.counts;
-            let potential =
-                4 * u32::from(c.b4) + 3 * u32::from(c.f3) + 2 * u32::from(c.b3) + u32::from(c.f2);
-            (
-                std::cmp::Reverse(c.threat()),
-                std::cmp::Reverse(potential),
-                s.pos,
-            )
-        });
-        let mut moves = Vec::with_capacity(spots.len());
-        for s in spots {
-            if self.spot_forbidden(&s, a) {
-                continue;
-            }
-            let kind = if s.counts.f4 + s.counts.b4 > 0 {
-                Kind::Four
-            } else if !their_fives.is_empty() {
-                Kind::ThreatBlock
-            } else if s.counts.threat() >= Threat::Three {
-                Kind::Three
-            } else {
-                Kind::Quiet
-            };
-            moves.push(AttackMove { pos: s.pos, kind });
-        }
-        moves
-    }
-
-    /// The defender's options after the attacker's move at `last` (the defender has no
-    /// five: the attacker node answered any); a quiet move threatens a VCF of at most
-    /// `quiet_fours` fours (see [`Self::quiet_threat_fours`]).
-    fn defences(&mut self, quiet_fours: u32, last: Pos) -> Defences {
-        let a = self.attacker;
-        let d = a.opponent();
-        let completions = self.fives_through(last, a);
-        if !completions.is_empty() {
-            let blocks = self.five_defences(&completions);
-            if blocks.is_empty() {
-                return match self.unstoppable(&completions) {
-                    Some(line) => Defences::Lost(line),
-                    None => Defences::NoThreat,
-                };
-            }
-            return Defences::Replies {
-                replies: blocks.to_vec(),
-                refuted: None,
-            };
-        }
-        // No four: a defender who wins by fours of its own holds, whatever the attacker's
-        // threat (each of its fours comes first). A short look settles many such nodes
-        // that the proof numbers would otherwise reach only through its fours one by one.
-        let counter_fours = self.spots(d, 3, |c| c.f4 + c.b4 > 0);
-        if self.defender_vcf(DEFENDER_VCF_FOURS, &counter_fours) {
-            return Defences::NoThreat;
-        }
-        // The attacker threatens an open four (or a four-three): stop it on its lines, or
-        // counter with fours. Only threats the attacker may legally play count.
-        let attacker = self.spots(a, 2, |c| c.f4 + c.b4 > 0 || c.f3 > 0);
-        // Under Caro rules a five closed at both ends does not count: a block may also
-        // cap the other five of an open four, and a square that caps is no square where
-        // the attacker makes a four.
-        let capping = self.capping();
-        let mut follow_ups: Vec<FollowUp> = Vec::new();
-        let mut open_four = false;
-        for s in &attacker {
-            let t = s.counts.threat();
-            if t >= Threat::FourThree && !self.spot_forbidden(s, a) {
-                let extra = if t < Threat::OpenFour {
-                    match self.four_three_defences(s.pos) {
-                        Some(squares) => squares,
-                        None => continue,
-                    }
-                } else if capping && !self.sure_open_four(s.pos) {
-                    continue;
-                } else {
-                    Vec::new()
-                };
-                open_four |= t >= Threat::OpenFour;
-                follow_ups.push(FollowUp::new(self, s.pos, t, extra));
-            }
-        }
-        if follow_ups.is_empty() {
-            return self.quiet_threat_defences(quiet_fours);
-        }
-        // A defence must stop every follow-up (the attacker plays any one it leaves
-        // standing): a square where the attacker would make a four (or, against
-        // four-threes only, a three) on the lines of each follow-up, or where a defender
-        // stone turns a four-three's forced block into a four. Or it counters with a four.
-        let stops_all = |q: Pos| follow_ups.iter().all(|f| f.stopped_by(q));
-        let mut set: Vec<Pos> = if capping {
-            // Every empty square on the follow-ups' winning lines within reach.
-            let mut near: Vec<Pos> = Vec::new();
-            for f in &follow_ups {
-                for (i, &dir) in Direction::ALL.iter().enumerate() {
-                    if f.lines & (1 << i) != 0 {
-                        near.extend(line_squares_within(&self.board, f.pos, dir, 5));
-                    }
-                }
-            }
-            near.sort();
-            near.dedup();
-            near.retain(|&q| stops_all(q));
-            near
-        } else {
-            attacker
-                .iter()
-                .filter(|s| s.counts.f4 + s.counts.b4 > 0 || (!open_four && s.counts.f3 > 0))
-                .map(|s| s.pos)
-                .filter(|&q| stops_all(q))
-                .collect()
-        };
-        for f in &follow_ups {
-            for &q in &f.extra {
-                if !set.contains(&q) && stops_all(q) {
-                    set.push(q);
-                }
-            }
-        }
-        for s in counter_fours {
-            if !set.contains(&s.pos) {
-                set.push(s.pos);
-            }
-        }
-        set.sort();
-        let mut replies = Vec::with_capacity(set.len());
-        for q in set {
-            if !self.forbidden(q, d) {
-                replies.push(q);
-            }
-        }
-        if replies.is_empty() {
-            // No one square stops them all, and the defender has no four: every reply
-            // loses. One legal square on a follow-up's lines stands for them all (the
-            // search shows it lost, and the line through it is the proof).
-            let mut near: Vec<Pos> = attacker
-                .iter()
-                .map(|s| s.pos)
-                .filter(|&q| follow_ups.iter().any(|f| f.stopped_by(q)))
-                .collect();
-            near.sort();
-            match near.into_iter().find(|&q| !self.forbidden(q, d)) {
-                Some(q) => replies.push(q),
-                // No legal square near the threats cannot happen in practice; be
-                // conservative.
-                None => return Defences::NoThreat,
-            }
-        }
-        Defences::Replies {
-            replies,
-            refuted: None,
-        }
-    }
-
-    /// What the attacker's four-three at `f` needs from the defender's reply besides its
-    /// own lines: `None` when it is no sure threat (the forced block of its four makes a
-    /// four for the defender, or, where the attacker has fouls, no legal open four follows
-    /// the block: a renju three whose four is forbidden is no three); else the squares
-    /// where one more defender stone would make that block a four (on the block's lines
-    /// where the defender has a three), which are defences too.
-    fn four_three_defences(&mut self, f: Pos) -> Option<Vec<Pos>> {
-        self.play(f, self.attacker);
-        let extra = self.block_defences(f);
-        self.undo(f);
-        extra
-    }
-
-    /// Does the attacker's move at `g` leave fives that no defender move stops (an open
-    /// four or two fours)? Under Caro rules one block may also close the other five at
-    /// its far end.
-    fn sure_open_four(&mut self, g: Pos) -> bool {
-        self.play(g, self.attacker);
-        let completions = self.fives_through(g, self.attacker);
-        let sure = !completions.is_empty() && self.five_defences(&completions).is_empty();
-        self.undo(g);
-        sure
-    }
-
-    /// [`Self::four_three_defences`] with the four-three at `f` played.
-    fn block_defences(&mut self, f: Pos) -> Option<Vec<Pos>> {
-        let a = self.attacker;
-        let d = a.opponent();
-        let completions = self.fives_through(f, a);
-        if completions.is_empty() {
-            return None; // not a four after all (an overline completion)
-        }
-        let mut extra = Vec::new();
-        for b in self.five_defences(&completions) {
-            let patterns = VcfBoard::patterns(&self.board, b, d);
-            if patterns.iter().any(|&p| p >= Pattern::B4) {
-                return None;
-            }
-            if self.fouls(a) || self.capping() {
-                self.play(b, d);
-                let open_four = line_neighbours(&self.board, f).into_iter().any(|g| {
-                    self.spot(g, a).is_some_and(|s| {
-                        s.counts.threat() >= Threat::OpenFour && !self.spot_forbidden(&s, a)
-                    }) && (!self.capping() || self.sure_open_four(g))
-                });
-                self.undo(b);
-                if !open_four {
-                    return None;
-                }
-            }
-            for (&dir, &p) in Direction::ALL.iter().zip(&patterns) {
-                if p < Pattern::B3 {
-                    continue;
-                }
-                // A three there: the squares where one more defender stone makes the
-                // block a four.
-                let squares: arrayvec::ArrayVec<Pos, 9> =
-                    line_squares_within(&self.board, b, dir, 4).collect();
-                for q in squares {
-                    if q == b {
-                        continue;
-                    }
-                    self.play(q, d);
-                    let four = self.board.tables.pattern(&self.board, b, d, dir) >= Pattern::B4;
-                    self.undo(q);
-                    if four {
-                        extra.push(q);
-                    }
-                }
-            }
-        }
-        Some(extra)
     }
 
     /// The most fours of the VCF that makes a quiet attacker move a threat, with `depth`
     /// attacker moves left after it: the only part of a defender node's budget its
     /// defences read.
     fn quiet_threat_fours(&self, depth: u32) -> u32 {
-        let fours = if depth + 1 == self.root_depth {
+        let fours = if depth + 1 == self.vct.root_depth {
             ROOT_QUIET_THREAT_FOURS
         } else {
             QUIET_THREAT_FOURS
         };
         depth.min(fours)
     }
-
-    /// After a quiet attacker move (no four, no three) the defender faces a threat only if
-    /// the attacker, moving again, would win by at most `fours` fours. Then every legal
-    /// square near the stones and near that VCF line is a candidate; one that leaves the
-    /// line working unchanged is refuted by it without a search.
-    fn quiet_threat_defences(&mut self, fours: u32) -> Defences {
-        if fours == 0 {
-            return Defences::NoThreat;
-        }
-        let Some(line) = self.vcf_attack(fours, &[]) else {
-            return Defences::NoThreat;
-        };
-        let a = self.attacker;
-        let d = a.opponent();
-        // Candidates near the stones and near the line's squares (where a defender stone
-        // could join a forced reply in a four, or cap a Caro five).
-        for &p in &line {
-            self.board.place(p, Cell::Stone(a));
-        }
-        let rows = candidate_rows(&self.board);
-        for &p in &line {
-            self.board.remove(p);
-        }
-        // The line's own squares first: they are the likeliest defences.
-        let mut candidates = line.clone();
-        candidates.extend(row_squares(&rows, self.board.height()));
-        let mut replies = Vec::new();
-        let mut refuted = None;
-        for q in candidates {
-            if replies.contains(&q) || self.forbidden(q, d) {
-                continue;
-            }
-            if !line.contains(&q) && self.line_survives(&line, q) {
-                if refuted.is_none() {
-                    refuted = Some((q, line.clone()));
-                }
-            } else {
-                replies.push(q);
-            }
-        }
-        Defences::Replies { replies, refuted }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::geometry::{candidate_rows, row_squares};
     use crate::board::{Board, Color};
     use crate::rules::Rule;
     use crate::search::threat::ThreatLimits;
@@ -1146,7 +750,7 @@ mod tests {
         s.remember(&node(budget(12, 2, 1)), PROVED);
         assert_eq!(s.won_with(&node(budget(11, 2, 1))), Some(budget(10, 2, 1)));
         // Nor does emptying the proof table lose it.
-        s.proof.clear();
+        s.vct.proof.clear();
         assert_eq!(s.numbers(&node(budget(10, 2, 1)), UNKNOWN), PROVED);
 
         // A win under a budget neither smaller nor larger than the kept one is loose: the
@@ -1157,7 +761,7 @@ mod tests {
         for i in 0..TABLE_CAP as u64 {
             s.remember(&Node::new(i, budget(3, 1, 0), false), UNKNOWN);
         }
-        assert!(s.proof.len() < TABLE_CAP, "the proof table was emptied");
+        assert!(s.vct.proof.len() < TABLE_CAP, "the proof table was emptied");
         assert_eq!(s.won_with(&loose), Some(budget(8, 4, 1)));
         assert!(!s.aborted());
 
@@ -1172,7 +776,7 @@ mod tests {
         assert_eq!(s.numbers(&other(budget(9, 1, 0)), UNKNOWN), UNKNOWN);
         // A later hold with a smaller budget does not replace the larger one.
         s.remember(&other(budget(7, 4, 2)), DISPROVED);
-        s.proof.clear();
+        s.vct.proof.clear();
         assert_eq!(s.numbers(&other(budget(8, 4, 2)), UNKNOWN), DISPROVED);
     }
 
@@ -1249,7 +853,7 @@ mod tests {
             max_nodes: u64::MAX,
         };
         let mut s = ThreatSolver::new(board, rule, attacker, limits);
-        s.root_depth = 10;
+        s.vct.root_depth = 10;
         let d = attacker.opponent();
         if !s.fives(attacker).is_empty() || !s.fives(d).is_empty() {
             return 0;
