@@ -16,7 +16,8 @@
 //!
 //! The VCF is the engine's one VCF ([`super::vcf`], which the main search's leaves run
 //! too), here on a plain board ([`PlainBoard`]); the VCT (module `vct`) is a proof-number
-//! search that uses the VCF for its fours-only nodes.
+//! search that uses the VCF for its fours-only nodes, over the moves and replies that
+//! module `moves` generates.
 
 use super::node::black_foul;
 use super::vcf::{self, Spot, Ticker, Vcf, VcfBoard, VcfTables};
