@@ -247,24 +247,8 @@ impl<'a> ThreatSolver<'a> {
     /// The end of a line when no defender move stops the attacker's fives `completions`:
     /// a defender move (blocking one of them where it may) and a five that is left.
     fn unstoppable(&mut self, completions: &[Pos]) -> Option<Vec<Pos>> {
-        let a = self.attacker;
-        let d = a.opponent();
-        let reply = match completions.iter().copied().find(|&c| !self.forbidden(c, d)) {
-            Some(c) => c,
-            None => {
-                let empties: Vec<Pos> = self.board.empty_positions().collect();
-                empties
-                    .into_iter()
-                    .find(|&p| !completions.contains(&p) && !self.forbidden(p, d))?
-            }
-        };
-        self.play(reply, d);
-        let five = completions
-            .iter()
-            .copied()
-            .find(|&c| c != reply && rules::is_winning_move(&self.board, c, a, self.rule));
-        self.undo(reply);
-        five.map(|five| vec![reply, five])
+        vcf::unstoppable(&mut self.board, self.rule, self.attacker, completions)
+            .map(|(reply, five)| vec![reply, five])
     }
 
     /// Squares on the lines through `pos` where `color` would complete a five (see

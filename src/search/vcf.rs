@@ -506,31 +506,11 @@ impl<B: VcfBoard> Vcf<'_, '_, B> {
         );
     }
 
-    /// The end of a line when no defender move stops the attacker's fives `completions`:
-    /// a defender move (blocking one of them where it may) and a five that is left, pushed
-    /// onto the line buffer (five first). False when the defender has no legal move.
+    /// The end of a line when no defender move stops the attacker's fives `completions`
+    /// (see [`unstoppable`]), pushed onto the line buffer (five first).
     fn unstoppable(&mut self, completions: &[Pos]) -> bool {
-        let a = self.attacker;
-        let d = a.opponent();
-        let reply = match completions
-            .iter()
-            .copied()
-            .find(|&c| !forbidden(self.board, self.rule, c, d))
-        {
-            Some(c) => c,
-            None => match any_legal(self.board, self.rule, d, completions) {
-                Some(p) => p,
-                None => return false,
-            },
-        };
-        self.board.put(reply, d);
-        let five = completions
-            .iter()
-            .copied()
-            .find(|&c| c != reply && rules::is_winning_move(self.board, c, a, self.rule));
-        self.board.take(reply);
-        match five {
-            Some(five) => {
+        match unstoppable(self.board, self.rule, self.attacker, completions) {
+            Some((reply, five)) => {
                 self.tables.line.push(five);
                 self.tables.line.push(reply);
                 true
@@ -538,6 +518,33 @@ impl<B: VcfBoard> Vcf<'_, '_, B> {
             None => false,
         }
     }
+}
+
+/// The end of a line when no defender move stops the attacker's fives `completions`: a
+/// defender move (blocking one of them where it may) and a five that is left. None when
+/// the defender has no legal move or no five is left.
+pub fn unstoppable<B: VcfBoard>(
+    board: &mut B,
+    rule: Rule,
+    attacker: Color,
+    completions: &[Pos],
+) -> Option<(Pos, Pos)> {
+    let d = attacker.opponent();
+    let reply = match completions
+        .iter()
+        .copied()
+        .find(|&c| !forbidden(board, rule, c, d))
+    {
+        Some(c) => c,
+        None => any_legal(board, rule, d, completions)?,
+    };
+    board.put(reply, d);
+    let five = completions
+        .iter()
+        .copied()
+        .find(|&c| c != reply && rules::is_winning_move(board, c, attacker, rule));
+    board.take(reply);
+    five.map(|five| (reply, five))
 }
 
 /// True under the Caro rules, where a five closed at both ends does not count.
