@@ -271,7 +271,7 @@ impl<'a> Worker<'a> {
             .learned()
             .expect("marked leaves need the learned state");
         let cache = self.board.pattern_cache();
-        let (mut my_best, mut their_best) = (Threat::None, Threat::None);
+        let mut threats = super::eval::EvalFeatures::default();
         let (mut my_five, mut my_open_four) = (None, None);
         let mut their_fives = 0;
         let fours = self.vcf.given();
@@ -286,8 +286,10 @@ impl<'a> Worker<'a> {
                 }
                 let (mine, theirs) = (state.counts(pos, me), state.counts(pos, opp));
                 let (my_threat, their_threat) = (mine.threat(), theirs.threat());
-                my_best = my_best.max(my_threat);
-                their_best = their_best.max(their_threat);
+                threats.my_best = threats.my_best.max(my_threat);
+                threats.their_best = threats.their_best.max(their_threat);
+                threats.my_threats |= super::learned::threat_bit(my_threat);
+                threats.their_threats |= super::learned::threat_bit(their_threat);
                 match my_threat {
                     Threat::Five => {
                         my_five.get_or_insert(pos);
@@ -316,7 +318,7 @@ impl<'a> Worker<'a> {
             pv.push(open_four);
             return Some(WIN - ply as i32 - 3);
         }
-        let eval = super::node::learned_eval(state, me, &[], my_best, their_best);
+        let eval = super::node::learned_eval(state, me, &[], &threats);
         if !fours.is_empty() && self.leaf_vcf_given(me) {
             return Some(WIN - ply as i32 - LEAF_VCF_PLIES);
         }

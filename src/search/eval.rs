@@ -28,6 +28,11 @@ pub struct EvalFeatures {
     pub my_best: Threat,
     /// The opponent's.
     pub their_best: Threat,
+    /// Which combinations the side to move has somewhere, one bit a [`Threat`] kind
+    /// ([`super::learned::threat_bit`]).
+    pub my_threats: u8,
+    /// The same for the opponent.
+    pub their_threats: u8,
 }
 
 impl EvalFeatures {

@@ -9,6 +9,7 @@
 //! ```text
 //! sum over empty squares s of mine[code(s, me)] - theirs[code(s, opponent)]
 //!   + threat[class(my strongest combination, the opponent's)]
+//!   + threat[mix(the kinds of combination I have somewhere, the opponent's)]
 //! ```
 //!
 //! It is linear in the counts of codes, so the weights are fitted by a logistic regression
@@ -31,8 +32,12 @@ pub const CODES: usize = 716;
 /// The code of a square forbidden to Black (renju).
 pub const FORBIDDEN: u16 = 715;
 /// The number of threat classes: the side to move's strongest [`Threat`] times the
-/// opponent's (eight kinds each).
-pub const THREAT_CLASSES: usize = 64;
+/// opponent's (eight kinds each, [`threat_class`]), then the combinations of the threat
+/// kinds each side has somewhere on the board ([`threat_mix_class`], 2048).
+pub const THREAT_CLASSES: usize = 64 + THREAT_MIXES;
+/// The number of threat mixes: five bits for the side to move's kinds, six for the
+/// opponent's (see [`threat_mix_class`]).
+const THREAT_MIXES: usize = 1 << 11;
 /// The code stored for an occupied square (worth nothing).
 const OCCUPIED: u16 = CODES as u16;
 
@@ -40,9 +45,10 @@ const OCCUPIED: u16 = CODES as u16;
 pub const MAGIC: &[u8; 8] = b"RNSAEVAL";
 /// The weight file format version this build reads and writes.
 pub const FORMAT_VERSION: u16 = 1;
-/// The feature set this build evaluates: 716 codes for each side, 64 threat classes, and
-/// 716 move-ordering scores for each side.
-pub const FEATURE_SET: u8 = 1;
+/// The feature set this build evaluates: 716 codes for each side, 64 threat classes plus
+/// 2048 threat mixes, and 716 move-ordering scores for each side. (Set 1 had the 64
+/// classes only.)
+pub const FEATURE_SET: u8 = 2;
 
 /// `BINOMIAL[k][n]` = C(n + k, k + 1): the terms of the combinatorial number system
 /// that ranks sorted multisets (k = 0..3 for the four sorted patterns, n = 0..9).
@@ -149,6 +155,29 @@ pub fn threat_class(mine: Threat, theirs: Threat) -> usize {
     mine as usize * 8 + theirs as usize
 }
 
+/// The bit of one [`Threat`] kind in a side's threat presence mask: bit `t` is set when
+/// some square gives that side the combination `t` (bit 0, [`Threat::None`], for a square
+/// that gives nothing).
+#[inline]
+pub fn threat_bit(t: Threat) -> u8 {
+    1 << t as u8
+}
+
+/// The threat mix of a position, from each side's presence mask ([`threat_bit`]): which
+/// of the kinds from a minor threat to a four-three the side to move has somewhere (five
+/// bits; its open fours and fives end the search before any evaluation), and which the
+/// opponent has, its open fours and fives in one sixth bit. Where the strongest kinds
+/// ([`threat_class`]) tell one threat, the mix tells combinations spread over squares: a
+/// four here and an open three there is a VCF's material. (Rapfi's classical evaluation
+/// indexes its threat table by a similar 11-bit mask, `../shared/strength-notes.md` §1.)
+#[inline]
+pub fn threat_mix_class(mine: u8, theirs: u8) -> usize {
+    let low = |m: u8| usize::from((m >> 1) & 0x1F);
+    let their_win = threat_bit(Threat::OpenFour) | threat_bit(Threat::Five);
+    let theirs6 = low(theirs) | usize::from(theirs & their_win != 0) << 5;
+    64 + (low(mine) | theirs6 << 5)
+}
+
 /// The rule families that have their own weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WeightFamily {
@@ -234,7 +263,7 @@ impl LearnedWeights {
     ///
     /// ```text
     /// "RNSAEVAL"  u16 format version  u8 family (0 freestyle, 1 standard, 2 renju)
-    /// u8 feature set  u64 data hash  u16 codes (716)  u16 threat classes (64)
+    /// u8 feature set  u64 data hash  u16 codes (716)  u16 threat classes (64 + 2048)
     /// i32 x codes (mine)  i32 x codes (theirs)  i32 x classes
     /// i32 x codes (move score, mine)  i32 x codes (move score, theirs)
     /// u64 FNV-1a of all before
@@ -630,6 +659,8 @@ pub struct LearnedFeatures {
     pub theirs: Vec<(u16, u16)>,
     /// The threat class.
     pub threat_class: u16,
+    /// The threat mix's class (an index into the same table, see [`threat_mix_class`]).
+    pub threat_mix: u16,
 }
 
 impl LearnedFeatures {
@@ -643,6 +674,7 @@ impl LearnedFeatures {
         };
         side(&self.mine, &w.mine) - side(&self.theirs, &w.theirs)
             + i64::from(w.threat[usize::from(self.threat_class)])
+            + i64::from(w.threat[usize::from(self.threat_mix)])
     }
 }
 
@@ -655,6 +687,8 @@ pub fn count_codes(
     fouls: &[Pos],
     my_best: Threat,
     their_best: Threat,
+    my_threats: u8,
+    their_threats: u8,
 ) -> LearnedFeatures {
     let mut mine = vec![0u16; CODES];
     let mut theirs = vec![0u16; CODES];
@@ -679,6 +713,7 @@ pub fn count_codes(
         mine: sparse(mine),
         theirs: sparse(theirs),
         threat_class: threat_class(my_best, their_best) as u16,
+        threat_mix: threat_mix_class(my_threats, their_threats) as u16,
     }
 }
 
@@ -749,10 +784,10 @@ mod tests {
             .unwrap_err()
             .contains("version 9"));
         let mut features = bytes.clone();
-        features[11] = 2;
+        features[11] = 1;
         assert!(LearnedWeights::from_bytes(&features, None)
             .unwrap_err()
-            .contains("feature set 2"));
+            .contains("feature set 1"));
         assert!(LearnedWeights::from_bytes(&bytes[..100], None).is_err());
         assert!(LearnedWeights::from_bytes(b"hello", None).is_err());
     }

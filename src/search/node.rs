@@ -194,6 +194,8 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
             }
             features.my_best = features.my_best.max(my_threat);
             features.their_best = features.their_best.max(their_threat);
+            features.my_threats |= learned::threat_bit(my_threat);
+            features.their_threats |= learned::threat_bit(their_threat);
             let score = match order_by {
                 // Learned: the move-choice model's scores for the square's codes (see
                 // `learned`), in thousandths of a logit, brought to the scale of the
@@ -232,7 +234,7 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
         }
     }
     out.eval = match board.learned() {
-        Some(state) => learned_eval(state, me, &out.fouls, features.my_best, features.their_best),
+        Some(state) => learned_eval(state, me, &out.fouls, &features),
         // Classic: own shapes minus the opponent's (see `eval`).
         None => WEIGHTS.evaluate(&features),
     };
@@ -247,8 +249,7 @@ pub fn learned_eval(
     state: &learned::LearnedState,
     me: Color,
     fouls: &[Pos],
-    my_best: Threat,
-    their_best: Threat,
+    threats: &EvalFeatures,
 ) -> i32 {
     let w = state.weights();
     let mut eval = i64::from(state.square_sum(me));
@@ -261,7 +262,9 @@ pub fn learned_eval(
             -i64::from(w.theirs[f] - w.theirs[c])
         };
     }
-    eval += i64::from(w.threat[learned::threat_class(my_best, their_best)]);
+    eval += i64::from(w.threat[learned::threat_class(threats.my_best, threats.their_best)]);
+    eval +=
+        i64::from(w.threat[learned::threat_mix_class(threats.my_threats, threats.their_threats)]);
     eval.clamp(i64::from(-EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
 }
 
@@ -281,6 +284,8 @@ pub fn learned_features(
         &analysis.fouls,
         analysis.features.my_best,
         analysis.features.their_best,
+        analysis.features.my_threats,
+        analysis.features.their_threats,
     )
 }
 
