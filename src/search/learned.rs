@@ -679,16 +679,14 @@ impl LearnedFeatures {
 }
 
 /// Count codes from scratch: every empty square of `board` for both colours, with the
-/// squares in `fouls` (forbidden to Black) coded [`FORBIDDEN`] for Black.
+/// squares in `fouls` (forbidden to Black) coded [`FORBIDDEN`] for Black, and the threat
+/// class and mix of `threats` (the node analysis' strongest kinds and masks).
 pub fn count_codes(
     board: &Board,
     cache: &PatternCache,
     me: Color,
     fouls: &[Pos],
-    my_best: Threat,
-    their_best: Threat,
-    my_threats: u8,
-    their_threats: u8,
+    threats: &super::eval::EvalFeatures,
 ) -> LearnedFeatures {
     let mut mine = vec![0u16; CODES];
     let mut theirs = vec![0u16; CODES];
@@ -712,8 +710,8 @@ pub fn count_codes(
     LearnedFeatures {
         mine: sparse(mine),
         theirs: sparse(theirs),
-        threat_class: threat_class(my_best, their_best) as u16,
-        threat_mix: threat_mix_class(my_threats, their_threats) as u16,
+        threat_class: threat_class(threats.my_best, threats.their_best) as u16,
+        threat_mix: threat_mix_class(threats.my_threats, threats.their_threats) as u16,
     }
 }
 

@@ -282,10 +282,7 @@ pub fn learned_features(
         board.pattern_cache(),
         me,
         &analysis.fouls,
-        analysis.features.my_best,
-        analysis.features.their_best,
-        analysis.features.my_threats,
-        analysis.features.their_threats,
+        &analysis.features,
     )
 }
 
