@@ -286,10 +286,7 @@ impl<'a> Worker<'a> {
                 }
                 let (mine, theirs) = (state.counts(pos, me), state.counts(pos, opp));
                 let (my_threat, their_threat) = (mine.threat(), theirs.threat());
-                threats.my_best = threats.my_best.max(my_threat);
-                threats.their_best = threats.their_best.max(their_threat);
-                threats.my_threats |= super::learned::threat_bit(my_threat);
-                threats.their_threats |= super::learned::threat_bit(their_threat);
+                threats.add_threats(my_threat, their_threat);
                 match my_threat {
                     Threat::Five => {
                         my_five.get_or_insert(pos);

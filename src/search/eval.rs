@@ -36,6 +36,16 @@ pub struct EvalFeatures {
 }
 
 impl EvalFeatures {
+    /// Note one square's combinations, the side to move's and the opponent's: the
+    /// strongest kinds and the presence masks.
+    #[inline]
+    pub fn add_threats(&mut self, mine: Threat, theirs: Threat) {
+        self.my_best = self.my_best.max(mine);
+        self.their_best = self.their_best.max(theirs);
+        self.my_threats |= super::learned::threat_bit(mine);
+        self.their_threats |= super::learned::threat_bit(theirs);
+    }
+
     /// Count the four line patterns of one square for the side to move.
     #[inline]
     pub fn add_mine(&mut self, patterns: &[Pattern; 4]) {

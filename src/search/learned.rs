@@ -34,7 +34,9 @@ pub const FORBIDDEN: u16 = 715;
 /// The number of threat classes: the side to move's strongest [`Threat`] times the
 /// opponent's (eight kinds each, [`threat_class`]), then the combinations of the threat
 /// kinds each side has somewhere on the board ([`threat_mix_class`], 2048).
-pub const THREAT_CLASSES: usize = 64 + THREAT_MIXES;
+pub const THREAT_CLASSES: usize = THREAT_KIND_CLASSES + THREAT_MIXES;
+/// The number of strongest-kind classes ([`threat_class`]): eight kinds for each side.
+const THREAT_KIND_CLASSES: usize = 64;
 /// The number of threat mixes: five bits for the side to move's kinds, six for the
 /// opponent's (see [`threat_mix_class`]).
 const THREAT_MIXES: usize = 1 << 11;
@@ -175,7 +177,7 @@ pub fn threat_mix_class(mine: u8, theirs: u8) -> usize {
     let low = |m: u8| usize::from((m >> 1) & 0x1F);
     let their_win = threat_bit(Threat::OpenFour) | threat_bit(Threat::Five);
     let theirs6 = low(theirs) | usize::from(theirs & their_win != 0) << 5;
-    64 + (low(mine) | theirs6 << 5)
+    THREAT_KIND_CLASSES + (low(mine) | theirs6 << 5)
 }
 
 /// The rule families that have their own weights.

@@ -192,10 +192,7 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
             if their_threat != Threat::None && theirs.f4 + theirs.b4 > 0 {
                 out.their_four_moves = true;
             }
-            features.my_best = features.my_best.max(my_threat);
-            features.their_best = features.their_best.max(their_threat);
-            features.my_threats |= learned::threat_bit(my_threat);
-            features.their_threats |= learned::threat_bit(their_threat);
+            features.add_threats(my_threat, their_threat);
             let score = match order_by {
                 // Learned: the move-choice model's scores for the square's codes (see
                 // `learned`), in thousandths of a logit, brought to the scale of the
