@@ -109,7 +109,8 @@ pub fn multi_pv_line(info: &SearchInfo) -> String {
 
 /// The scores' logistic scale: a score of `WIN_RATE_SCALE` is a 73 % winning chance.
 /// `train` fits it to the results of Rensa's self-play games (`bench/README.md`): K =
-/// 3108 freestyle, 3002 standard, 2764 renju on 729,177 positions.
+/// 3108 freestyle, 3002 standard, 2764 renju on 729,177 positions of a400a72's games;
+/// 3450, 3601, 3539 on the 1,150,944 positions of 28b63b2's behind today's weights.
 pub const WIN_RATE_SCALE: f64 = 3000.0;
 
 /// A winning probability for the side to move in [0, 1] from a score, for `INFO
