@@ -108,10 +108,12 @@ pub fn multi_pv_line(info: &SearchInfo) -> String {
 }
 
 /// The scores' logistic scale: a score of `WIN_RATE_SCALE` is a 73 % winning chance.
-/// `train` fits it to the results of Rensa's self-play games (`bench/README.md`): K =
-/// 3108 freestyle, 3002 standard, 2764 renju on 729,177 positions of a400a72's games;
-/// 3450, 3601, 3539 on the 1,150,944 positions of 28b63b2's behind today's weights.
-pub const WIN_RATE_SCALE: f64 = 3000.0;
+/// The learned evaluation's points are its logit times the scale `train` fits to the
+/// results of Rensa's self-play games (`bench/README.md`): K = 3696 freestyle, 4083
+/// standard, 4074 renju on the 2,337,073 positions behind today's weights (3108, 3002,
+/// 2764 on the 729,177 positions of a400a72's games behind the earlier ones); 3800 is
+/// between them, freestyle weighing most.
+pub const WIN_RATE_SCALE: f64 = 3800.0;
 
 /// A winning probability for the side to move in [0, 1] from a score, for `INFO
 /// WINRATE` and the board's graph: a logistic curve with 50 % at 0 and 73 % at
@@ -206,6 +208,7 @@ mod tests {
         assert!(block.contains(&"INFO WINRATE 1.0000".to_string()));
         assert!(block.contains(&"INFO SPEED 5000".to_string()));
         assert!((win_rate(0) - 0.5).abs() < 1e-9);
-        assert!((win_rate(3000) - 0.7311).abs() < 1e-3 && (win_rate(-3000) - 0.2689).abs() < 1e-3);
+        let k = WIN_RATE_SCALE as i32;
+        assert!((win_rate(k) - 0.7311).abs() < 1e-3 && (win_rate(-k) - 0.2689).abs() < 1e-3);
     }
 }
