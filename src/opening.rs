@@ -20,9 +20,10 @@ pub enum Swap2Answer {
     Swap,
 }
 
-/// How far from balance (in evaluation points, about 3000 to a logit of the win
-/// probability) a position may be before one side is clearly better: half a logit, about
-/// 62 % against 38 %.
+/// How far from balance (in evaluation points) a position may be before one side is
+/// clearly better. Set when a logit of the win probability was about 3000 points (half a
+/// logit, 62 % against 38 %); with the weights refitted on the engine's own games it is
+/// about 3800 (`WIN_RATE_SCALE` in the protocol's output), so 1500 is 0.4 logit, 60 %.
 const BALANCE_MARGIN: i64 = 1_500;
 
 /// Judge a position for the side to move: the search's static evaluation (see

@@ -74,8 +74,8 @@ function stars(w, h) {
 
 function heatColour(score, proven) {
   // Red is good for the side to move, blue bad; stronger the further from even. The
-  // curve is three times steeper than the win rate's (scale 3000, see INFO WINRATE), so
-  // that the moves of a near-even position are told apart.
+  // curve is about four times steeper than the win rate's (scale 3800, see INFO WINRATE),
+  // so that the moves of a near-even position are told apart.
   let rate = proven ? (score > 0 ? 1 : 0) : 1 / (1 + Math.exp(-score / 1000));
   const strength = Math.min(1, Math.abs(rate - 0.5) * 2);
   const alpha = (0.2 + 0.6 * strength).toFixed(2);
