@@ -20,11 +20,12 @@ use rensa::search::{Evaluator, MoveOrdering};
 struct Cli {
     #[command(subcommand)]
     command: Option<Mode>,
-    /// The static evaluation: `classic` or `learned` (the protocol's `INFO evaluator`).
+    /// The static evaluation: `auto`, `learned`, `tables` (learned without the networks) or
+    /// `classic` (the protocol's `INFO evaluator`).
     #[arg(long, global = true)]
     evaluator: Option<String>,
-    /// A folder of learned weight files (`freestyle.rnw`, `standard.rnw`, `renju.rnw`) to
-    /// play with instead of the built-in ones; relative to the executable's folder unless
+    /// A folder of learned weight files (`freestyle.rnw`, `standard.rnw`, `renju.rnw`, each
+    /// with an optional network `<family>.rnn`) to play with instead of the built-in ones; relative to the executable's folder unless
     /// absolute (the protocol's `INFO weights`).
     #[arg(long, global = true)]
     weights: Option<String>,
@@ -62,7 +63,9 @@ impl Cli {
             (None, None) => Evaluator::default(),
             (None, Some(_)) => Evaluator::Learned(weights),
             (Some(name), _) => Evaluator::named(name, weights).unwrap_or_else(|| {
-                eprintln!("pbrain-rensa: --evaluator: {name:?} is neither classic nor learned");
+                eprintln!(
+                    "pbrain-rensa: --evaluator: {name:?} is not auto, classic, learned or tables"
+                );
                 std::process::exit(2);
             }),
         }

@@ -134,5 +134,51 @@ fn training_writes_weights_the_engine_loads() {
         set.for_rule(rensa::rules::Rule::Renju).family,
         WeightFamily::Renju
     );
+    assert!(set.for_rule(rensa::rules::Rule::Renju).net.is_none());
+
+    // A network on top of those tables: the tables are copied beside it, the integer
+    // network's loss is printed, and the folder loads with a network for each family.
+    let with_net = dir.join("with-net");
+    let run = Command::new(TRAIN)
+        .arg(&data)
+        .arg("--net")
+        .arg("--tables")
+        .arg(&weights)
+        .arg("--out-dir")
+        .arg(&with_net)
+        .args(["--net-epochs", "2"])
+        .output()
+        .expect("train --net runs");
+    let text = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(
+        run.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let set = WeightSet::from_folder(&with_net).unwrap();
+    for family in WeightFamily::ALL {
+        let name = family.name();
+        assert!(
+            text.contains(&format!("{name} network epoch 2: fit loss")),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!(
+                "{name}: tables + integer network: validation loss"
+            )),
+            "{text}"
+        );
+        let tables = std::fs::read(weights.join(format!("{name}.rnw"))).unwrap();
+        let copied = std::fs::read(with_net.join(format!("{name}.rnw"))).unwrap();
+        assert_eq!(tables, copied, "{name}: the tables are copied unchanged");
+    }
+    for rule in rensa::rules::Rule::ALL {
+        let net = set.for_rule(rule).net.as_ref().expect("a network");
+        assert_eq!(net.family, WeightFamily::of(rule));
+        assert!(
+            net.output.iter().any(|&v| v != 0),
+            "{rule:?}: the network learned"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -359,7 +359,17 @@ mod tests {
         let mut next = xorshift(0x00DE_CAF0_5EED);
         for rule in Rule::ALL {
             let tables = PatternTables::new(rule);
-            let weights = super::super::Evaluator::learned().weights_for(rule);
+            // The embedded tables with a random network, so that its kept sums are
+            // checked too.
+            let mut with_net = super::super::Evaluator::learned()
+                .weights_for(rule)
+                .expect("learned weights")
+                .clone();
+            with_net.net = Some(Box::new(super::super::net::random_for_tests(
+                with_net.family,
+                next(),
+            )));
+            let weights = Some(&*Box::leak(Box::new(with_net)));
             let mut b = SearchBoard::with_weights(Board::new(15, 15).unwrap(), tables, weights);
             let mut placed: Vec<Pos> = Vec::new();
             let (mut restored, mut recomputed) = (0, 0);

@@ -18,10 +18,14 @@
 //! renju fouls (which need an exact check) and the threat class are added by the node
 //! analysis, which looks at every candidate square anyway.
 //!
+//! A small network over the same features ([`super::net`]) adds what the linear sum
+//! misses; its kept sums live here too, beside the tables'.
+//!
 //! Weights come in files, one per rule family ([`WeightFamily`]), embedded in the binary
 //! ([`embedded`]) or loaded from a path ([`LearnedWeights::from_bytes`]).
 
 use super::board::Change;
+use super::net::{Acc, NetWeights, HIDDEN};
 use crate::board::{Board, Color, Pos, CELL_SLOTS};
 use crate::pattern::{Pattern, PatternCache, PatternCounts, Threat};
 use crate::rules::Rule;
@@ -236,6 +240,9 @@ pub struct LearnedWeights {
     pub move_mine: Vec<i32>,
     /// … plus by the code it has for the opponent (a block).
     pub move_theirs: Vec<i32>,
+    /// The network added to the tables' evaluation, when a `<family>.rnn` file came with
+    /// them ([`super::net`]).
+    pub net: Option<Box<NetWeights>>,
 }
 
 fn fnv1a64(bytes: &[u8]) -> u64 {
@@ -258,6 +265,7 @@ impl LearnedWeights {
             threat: vec![0; THREAT_CLASSES],
             move_mine: vec![0; CODES],
             move_theirs: vec![0; CODES],
+            net: None,
         }
     }
 
@@ -360,6 +368,7 @@ impl LearnedWeights {
             threat: values[2 * CODES..2 * CODES + THREAT_CLASSES].to_vec(),
             move_mine: values[2 * CODES + THREAT_CLASSES..3 * CODES + THREAT_CLASSES].to_vec(),
             move_theirs: values[3 * CODES + THREAT_CLASSES..].to_vec(),
+            net: None,
         })
     }
 }
@@ -405,13 +414,47 @@ impl WeightSet {
         Ok(Box::leak(Box::new(set)))
     }
 
-    /// A set read from a folder holding `freestyle.rnw`, `standard.rnw` and `renju.rnw`.
+    /// The same tables without their networks (a leaked copy, made once per set: the
+    /// evaluator `tables`).
+    pub fn without_nets(&'static self) -> &'static WeightSet {
+        if self.families.iter().all(|w| w.net.is_none()) {
+            return self;
+        }
+        static STRIPPED: std::sync::Mutex<Vec<(usize, &'static WeightSet)>> =
+            std::sync::Mutex::new(Vec::new());
+        let key = self as *const WeightSet as usize;
+        let mut made = STRIPPED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&(_, set)) = made.iter().find(|(k, _)| *k == key) {
+            return set;
+        }
+        let mut copy = self.clone();
+        for w in &mut copy.families {
+            w.net = None;
+        }
+        let set: &'static WeightSet = Box::leak(Box::new(copy));
+        made.push((key, set));
+        set
+    }
+
+    /// A set read from a folder holding `freestyle.rnw`, `standard.rnw` and `renju.rnw`,
+    /// each with its network `<family>.rnn` where the folder has one.
     pub fn from_folder(folder: &std::path::Path) -> Result<WeightSet, String> {
         let read = |f: WeightFamily| {
             let path = folder.join(format!("{}.rnw", f.name()));
             let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            LearnedWeights::from_bytes(&bytes, Some(f))
-                .map_err(|e| format!("{}: {e}", path.display()))
+            let mut w = LearnedWeights::from_bytes(&bytes, Some(f))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            // A network beside the tables is optional; a damaged or mismatched one is an
+            // error, not silently skipped.
+            let net_path = folder.join(format!("{}.rnn", f.name()));
+            if net_path.exists() {
+                let bytes =
+                    std::fs::read(&net_path).map_err(|e| format!("{}: {e}", net_path.display()))?;
+                let net = NetWeights::from_bytes(&bytes, Some(f))
+                    .map_err(|e| format!("{}: {e}", net_path.display()))?;
+                w.net = Some(Box::new(net));
+            }
+            Ok::<LearnedWeights, String>(w)
         };
         WeightSet::new([
             read(WeightFamily::Freestyle)?,
@@ -421,24 +464,35 @@ impl WeightSet {
     }
 }
 
-/// The weights built into the binary (`src/search/weights/*.rnw`, made by `train`).
+/// The weights built into the binary (`src/search/weights/*.rnw`, made by `train`, and
+/// their networks `*.rnn`, made by `train --net`).
 pub fn embedded() -> &'static WeightSet {
     static SET: OnceLock<WeightSet> = OnceLock::new();
     SET.get_or_init(|| {
-        let parse = |bytes: &[u8], f| {
-            LearnedWeights::from_bytes(bytes, Some(f))
-                .unwrap_or_else(|e| panic!("embedded {} weights: {e}", f.name()))
+        let parse = |tables: &[u8], net: &[u8], f| {
+            let mut w = LearnedWeights::from_bytes(tables, Some(f))
+                .unwrap_or_else(|e| panic!("embedded {} weights: {e}", f.name()));
+            let net = NetWeights::from_bytes(net, Some(f))
+                .unwrap_or_else(|e| panic!("embedded {} network: {e}", f.name()));
+            w.net = Some(Box::new(net));
+            w
         };
         WeightSet::new([
             parse(
                 include_bytes!("weights/freestyle.rnw"),
+                include_bytes!("weights/freestyle.rnn"),
                 WeightFamily::Freestyle,
             ),
             parse(
                 include_bytes!("weights/standard.rnw"),
+                include_bytes!("weights/standard.rnn"),
                 WeightFamily::Standard,
             ),
-            parse(include_bytes!("weights/renju.rnw"), WeightFamily::Renju),
+            parse(
+                include_bytes!("weights/renju.rnw"),
+                include_bytes!("weights/renju.rnn"),
+                WeightFamily::Renju,
+            ),
         ])
         .expect("the embedded files are in family order")
     })
@@ -455,9 +509,49 @@ pub struct LearnedSnapshot {
 
 /// The learned evaluation's incremental state on a search board: every square's code for
 /// both colours and the sums of their worth over the empty squares.
+/// The network's part of the learned state: for each colour, the sums of its squares'
+/// input rows as the side to move's (`[0]`) and as the opponent's (`[1]`), and the sums as
+/// they were before each noted place (taken back by [`LearnedState::restore`]).
+#[derive(Clone)]
+struct NetState {
+    weights: &'static NetWeights,
+    /// `rows[code]`: the code's rows for the side to move and for the opponent; the
+    /// occupied square's are zero.
+    rows: Box<[[Acc; 2]]>,
+    sums: [[Acc; 2]; 2],
+    noted: Vec<[[Acc; 2]; 2]>,
+}
+
+impl NetState {
+    fn new(weights: &'static NetWeights) -> NetState {
+        let mut rows: Vec<[Acc; 2]> = (0..CODES)
+            .map(|c| [weights.input[c], weights.input[CODES + c]])
+            .collect();
+        rows.push([[0; HIDDEN]; 2]);
+        NetState {
+            weights,
+            rows: rows.into_boxed_slice(),
+            sums: [[[0; HIDDEN]; 2]; 2],
+            noted: Vec::new(),
+        }
+    }
+
+    #[inline(always)]
+    fn change(&mut self, c: usize, old: u16, new: u16) {
+        let (o, n) = (&self.rows[usize::from(old)], &self.rows[usize::from(new)]);
+        for k in 0..2 {
+            for j in 0..HIDDEN {
+                self.sums[c][k][j] += n[k][j] - o[k][j];
+            }
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct LearnedState {
     weights: &'static LearnedWeights,
+    /// The network's kept sums, when the weights have a network.
+    net: Option<Box<NetState>>,
     /// `(mine, theirs)` worth per code, with a last entry of zeros for [`OCCUPIED`]: one
     /// load a code, no branch for occupied squares.
     packed: Box<[[i32; 2]]>,
@@ -490,6 +584,7 @@ impl LearnedState {
             tuples: vec![[0; 2]; CELL_SLOTS].into_boxed_slice(),
             sums: [[0; 2]; 2],
             order_moves: false,
+            net: weights.net.as_deref().map(|n| Box::new(NetState::new(n))),
         };
         for pos in board.positions() {
             state.refresh_square(board, cache, pos);
@@ -541,6 +636,9 @@ impl LearnedState {
             self.sums[c][0] += n[0] - o[0];
             self.sums[c][1] += n[1] - o[1];
             self.codes[q][c] = new;
+            if let Some(net) = &mut self.net {
+                net.change(c, old, new);
+            }
         }
     }
 
@@ -549,6 +647,10 @@ impl LearnedState {
     /// pattern that changed) and of `pos` itself.
     #[inline(always)]
     pub fn refresh_around(&mut self, board: &Board, cache: &mut PatternCache, pos: Pos) {
+        // The search board drops its notes of earlier places on this path: so do we.
+        if let Some(net) = &mut self.net {
+            net.noted.clear();
+        }
         cache.refresh_around_noting(board, pos, |q, c, dir, old, new| {
             let tuple = &mut self.tuples[q][c];
             *tuple = (i32::from(*tuple) + (new as i32 - old as i32) * DIRECTION_WEIGHT[dir]) as u16;
@@ -575,6 +677,9 @@ impl LearnedState {
             codes: self.codes[q],
             tuples: self.tuples[q],
         };
+        if let Some(net) = &mut self.net {
+            net.noted.push(net.sums);
+        }
         cache.refresh_around_noting(board, pos, |q, c, dir, old, new| {
             let tuple = &mut self.tuples[q][c];
             changes.push(Change {
@@ -603,6 +708,9 @@ impl LearnedState {
         self.codes[q] = snapshot.codes;
         self.tuples[q] = snapshot.tuples;
         self.sums = snapshot.sums;
+        if let Some(net) = &mut self.net {
+            net.sums = net.noted.pop().expect("a noted place to take back");
+        }
     }
 
     /// The code of `pos` for `color` (716, past every real code, when occupied).
@@ -620,6 +728,35 @@ impl LearnedState {
 
     /// The sum over the empty squares, for `me` to move: my codes' worth minus the
     /// opponent's, before the fouls and the threat class.
+    /// The network's points for `me` to move (zero without a network): the kept sums, the
+    /// rows of the threat class and mix, and for each square forbidden to Black (`fouls`)
+    /// its rows moved from its kept code to [`FORBIDDEN`].
+    #[inline]
+    pub fn net_points(&self, me: Color, fouls: &[Pos], class: usize, mix: usize) -> i32 {
+        let Some(net) = &self.net else {
+            return 0;
+        };
+        let (m, o) = (me.index(), me.opponent().index());
+        let mut acc: Acc = [0; HIDDEN];
+        let (t1, t2) = (
+            &net.weights.input[2 * CODES + class],
+            &net.weights.input[2 * CODES + mix],
+        );
+        for j in 0..HIDDEN {
+            acc[j] = net.sums[m][0][j] + net.sums[o][1][j] + t1[j] + t2[j];
+        }
+        // Black's rows: as the side to move's when Black moves, else the opponent's.
+        let k = usize::from(me != Color::Black);
+        for &pos in fouls {
+            let c = usize::from(self.code(pos, Color::Black));
+            let (from, to) = (&net.rows[c][k], &net.rows[usize::from(FORBIDDEN)][k]);
+            for j in 0..HIDDEN {
+                acc[j] += to[j] - from[j];
+            }
+        }
+        net.weights.output(&acc)
+    }
+
     #[inline]
     pub fn square_sum(&self, me: Color) -> i32 {
         self.sums[me.index()][0] - self.sums[me.opponent().index()][1]
@@ -636,6 +773,14 @@ impl LearnedState {
                     "{pos}: kept {:?}, fresh {:?}",
                     self.codes[pos.index()],
                     fresh.codes[pos.index()]
+                ));
+            }
+        }
+        if let (Some(kept), Some(fresh)) = (&self.net, &fresh.net) {
+            if kept.sums != fresh.sums {
+                out.push(format!(
+                    "network sums: kept {:?}, fresh {:?}",
+                    kept.sums, fresh.sums
                 ));
             }
         }
@@ -677,6 +822,7 @@ impl LearnedFeatures {
         side(&self.mine, &w.mine) - side(&self.theirs, &w.theirs)
             + i64::from(w.threat[usize::from(self.threat_class)])
             + i64::from(w.threat[usize::from(self.threat_mix)])
+            + w.net.as_ref().map_or(0, |n| i64::from(n.evaluate(self)))
     }
 }
 
@@ -797,6 +943,16 @@ mod tests {
         let set = embedded();
         for rule in Rule::ALL {
             assert_eq!(set.for_rule(rule).family, WeightFamily::of(rule));
+            let net = set.for_rule(rule).net.as_ref().expect("a network");
+            assert_eq!(net.family, WeightFamily::of(rule));
+            // The tables alone are one evaluator name away, with the same tables.
+            let tables = set.without_nets().for_rule(rule);
+            assert!(tables.net.is_none());
+            assert_eq!(tables.mine, set.for_rule(rule).mine);
         }
+        assert!(std::ptr::eq(
+            set.without_nets(),
+            set.without_nets().without_nets()
+        ));
     }
 }

@@ -14,7 +14,7 @@
 //! - [`alphabeta`]: one thread's PVS over the shared table; [`node`]: one pass over a
 //!   node's candidates (patterns, threats, evaluation, ordering scores); [`eval`]: the
 //!   classic evaluation's weights; [`learned`]: the learned evaluation (pattern-combination
-//!   tables fitted to self-play); [`score`]: win and loss scores; [`tt`]: the transposition table.
+//!   tables fitted to self-play); [`net`]: the small network added to the tables; [`score`]: win and loss scores; [`tt`]: the transposition table.
 //! - [`threat`]: the VCF and VCT solvers; [`movescore`]: the one-ply move scorer (the
 //!   fallback move, Swap2's judgements), the search's own node analysis.
 //!
@@ -28,6 +28,7 @@ pub mod driver;
 pub mod eval;
 pub mod learned;
 pub mod movescore;
+pub mod net;
 pub mod node;
 pub mod pool;
 pub mod root;
@@ -158,13 +159,16 @@ impl Evaluator {
         Evaluator::Learned(learned::embedded())
     }
 
-    /// The evaluation named `name` (`auto`, `classic` or `learned`; auto and learned
-    /// with `weights`).
+    /// The evaluation named `name` (`auto`, `classic`, `learned`, or `tables`: learned
+    /// without the networks; all but classic with `weights`).
     pub fn named(name: &str, weights: &'static learned::WeightSet) -> Option<Evaluator> {
         match name.to_ascii_lowercase().as_str() {
             "auto" => Some(Evaluator::Auto(weights)),
             "classic" => Some(Evaluator::Classic),
             "learned" => Some(Evaluator::Learned(weights)),
+            // The learned tables without their networks: the comparison issue 28 asks
+            // for, in one build.
+            "tables" => Some(Evaluator::Learned(weights.without_nets())),
             _ => None,
         }
     }

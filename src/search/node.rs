@@ -259,9 +259,10 @@ pub fn learned_eval(
             -i64::from(w.theirs[f] - w.theirs[c])
         };
     }
-    eval += i64::from(w.threat[learned::threat_class(threats.my_best, threats.their_best)]);
-    eval +=
-        i64::from(w.threat[learned::threat_mix_class(threats.my_threats, threats.their_threats)]);
+    let class = learned::threat_class(threats.my_best, threats.their_best);
+    let mix = learned::threat_mix_class(threats.my_threats, threats.their_threats);
+    eval += i64::from(w.threat[class]) + i64::from(w.threat[mix]);
+    eval += i64::from(state.net_points(me, fouls, class, mix));
     eval.clamp(i64::from(-EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
 }
 
@@ -298,12 +299,19 @@ mod tests {
     use super::*;
     use crate::pattern::PatternTables;
 
-    /// Weights with every entry random (and a leaked lifetime, as the engine's have).
-    fn random_weights(rule: Rule, seed: u64) -> &'static learned::LearnedWeights {
+    /// Weights with every entry random (and a leaked lifetime, as the engine's have), with a
+    /// random network or none.
+    fn random_weights(rule: Rule, seed: u64, with_net: bool) -> &'static learned::LearnedWeights {
         let mut next = crate::pattern::tests::xorshift(seed);
         let mut w = learned::LearnedWeights::zero(learned::WeightFamily::of(rule));
         for v in w.mine.iter_mut().chain(&mut w.theirs).chain(&mut w.threat) {
             *v = (next() % 2001) as i32 - 1000;
+        }
+        if with_net {
+            w.net = Some(Box::new(super::super::net::random_for_tests(
+                w.family,
+                next(),
+            )));
         }
         Box::leak(Box::new(w))
     }
@@ -316,7 +324,8 @@ mod tests {
         let mut next = crate::pattern::tests::xorshift(0x005E_ED0F_1EA4);
         for rule in Rule::ALL {
             for size in [15usize, 20] {
-                let weights = random_weights(rule, next());
+                // The 20x20 games carry a network too (its kept sums checked as well).
+                let weights = random_weights(rule, next(), size == 20);
                 let tables = PatternTables::new(rule);
                 let mut board = SearchBoard::with_weights(
                     Board::new(size, size).unwrap(),

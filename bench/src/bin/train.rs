@@ -19,8 +19,9 @@ use rensa::board::{Cell, Color};
 use rensa::pattern::PatternTables;
 use rensa::search::board::SearchBoard;
 use rensa::search::learned::{
-    code, LearnedWeights, WeightFamily, CODES, FORBIDDEN, THREAT_CLASSES,
+    code, LearnedFeatures, LearnedWeights, WeightFamily, CODES, FORBIDDEN, THREAT_CLASSES,
 };
+use rensa::search::net::{NetWeights, ACC_ONE, ACT_ONE, HIDDEN, NET_INPUTS, OUT_SCALE};
 use rensa::search::node::{analyse, learned_features, NodeAnalysis};
 use rensa::search::score::is_decisive;
 use rensa_bench::rng::Rng;
@@ -63,6 +64,20 @@ struct Args {
     /// Seed of the minibatch order.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Fit a network (`<family>.rnn`, see `rensa::search::net`) on top of fixed tables
+    /// instead of the tables: the tables are read from `--tables` and copied beside it,
+    /// so that `--out-dir` is a complete weights folder for `INFO weights`.
+    #[arg(long)]
+    net: bool,
+    /// The tables a network is fitted on top of (default: the committed ones).
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../src/search/weights"))]
+    tables: PathBuf,
+    /// Passes over the fitted positions for the network.
+    #[arg(long, default_value_t = 8)]
+    net_epochs: usize,
+    /// Adam's first step size for the network.
+    #[arg(long, default_value_t = 0.001)]
+    net_rate: f64,
 }
 
 /// Minibatch Adam over a sparse gradient: only the weights a batch touched move (the
@@ -345,6 +360,7 @@ fn fit_family(
         threat: points(2 * CODES..FEATURES),
         move_mine: Vec::new(),
         move_theirs: Vec::new(),
+        net: None,
     };
     let rounded: Vec<f64> = weights
         .mine
@@ -362,6 +378,180 @@ fn fit_family(
         mean_loss(samples, true, k, args.lambda, classic)
     );
     weights
+}
+
+/// A sample's features as the engine counts them ([`LearnedFeatures`]): the side to move's
+/// codes, the opponent's (stored negative in `features`), the threat class and mix.
+fn learned_features_of(s: &Sample) -> LearnedFeatures {
+    let mut f = LearnedFeatures::default();
+    let mut threats = Vec::new();
+    for &(i, n) in &s.features {
+        let i = usize::from(i);
+        if i < CODES {
+            f.mine.push((i as u16, n as u16));
+        } else if i < 2 * CODES {
+            f.theirs.push(((i - CODES) as u16, (-n) as u16));
+        } else {
+            threats.push((i - 2 * CODES) as u16);
+        }
+    }
+    f.threat_class = threats[0];
+    f.threat_mix = threats[1];
+    f
+}
+
+/// Fit a network on top of fixed tables (`--net`): the tables' logit is the network's
+/// starting point (a skip connection that does not move), and [`HIDDEN`] clipped-ReLU
+/// units over the same features learn what the tables' linear sum misses. Each input is
+/// divided by its mean count where present (a square code on half the board and a threat
+/// class that is there or not then move at the same pace under Adam); the engine's rows
+/// take the division in. Prints the losses every epoch beside the tables', and at the
+/// end the loss of the integer network the engine runs.
+fn fit_net(args: &Args, tables: &LearnedWeights, samples: &[Sample], data_hash: u64) -> NetWeights {
+    let family = tables.family;
+    let k = fit_scale(samples);
+    let target_of = |s: &Sample| target(s, k, args.lambda);
+    // The tables' logit of every sample, and each input's mean count where present.
+    let skip: Vec<f64> = samples
+        .iter()
+        .map(|s| learned_features_of(s).evaluate(tables) as f64 / k)
+        .collect();
+    let mut count_sum = vec![0f64; NET_INPUTS];
+    let mut present = vec![0f64; NET_INPUTS];
+    for s in samples {
+        for &(i, n) in &s.features {
+            count_sum[usize::from(i)] += f64::from(n.unsigned_abs());
+            present[usize::from(i)] += 1.0;
+        }
+    }
+    let scale: Vec<f64> = (0..NET_INPUTS)
+        .map(|i| (count_sum[i] / present[i].max(1.0)).max(1.0))
+        .collect();
+    let tables_loss = |validation: bool| {
+        let (mut sum, mut n) = (0.0, 0usize);
+        for (s, &y) in samples.iter().zip(&skip) {
+            if s.validation == validation {
+                sum += cross_entropy(target_of(s), sigmoid(y));
+                n += 1;
+            }
+        }
+        sum / n.max(1) as f64
+    };
+    println!(
+        "{} network: K = {k:.1}; tables alone: fit loss {:.6}, validation loss {:.6}",
+        family.name(),
+        tables_loss(false),
+        tables_loss(true)
+    );
+    // Parameters: input rows, unit biases, output weights, output bias.
+    let (b1, w2, b2) = (
+        NET_INPUTS * HIDDEN,
+        NET_INPUTS * HIDDEN + HIDDEN,
+        NET_INPUTS * HIDDEN + 2 * HIDDEN,
+    );
+    let mut adam = SparseAdam::new(b2 + 1);
+    let mut rng = Rng::new(args.seed ^ 0x6e65_7477);
+    for v in &mut adam.w[..b1] {
+        *v = (rng.unit() - 0.5) * 0.2;
+    }
+    for j in 0..HIDDEN {
+        adam.w[b1 + j] = 0.5;
+        adam.w[w2 + j] = (rng.unit() - 0.5) * 0.2;
+    }
+    // The network's logit for sample `s`, with its units' inputs in `a`.
+    let forward = |w: &[f64], s: &Sample, a: &mut [f64; HIDDEN]| -> f64 {
+        a.copy_from_slice(&w[b1..b1 + HIDDEN]);
+        for &(i, n) in &s.features {
+            let i = usize::from(i);
+            let x = f64::from(n.unsigned_abs()) / scale[i];
+            for (j, aj) in a.iter_mut().enumerate() {
+                *aj += w[i * HIDDEN + j] * x;
+            }
+        }
+        w[b2]
+            + (0..HIDDEN)
+                .map(|j| w[w2 + j] * a[j].clamp(0.0, 1.0))
+                .sum::<f64>()
+    };
+    let loss = |w: &[f64], validation: bool| {
+        let mut a = [0f64; HIDDEN];
+        let (mut sum, mut n) = (0.0, 0usize);
+        for (s, &y) in samples.iter().zip(&skip) {
+            if s.validation == validation {
+                sum += cross_entropy(target_of(s), sigmoid(y + forward(w, s, &mut a)));
+                n += 1;
+            }
+        }
+        sum / n.max(1) as f64
+    };
+    let mut order: Vec<usize> = (0..samples.len())
+        .filter(|&i| !samples[i].validation)
+        .collect();
+    let mut a = [0f64; HIDDEN];
+    for epoch in 1..=args.net_epochs {
+        let t = Instant::now();
+        let rate = epoch_rate(args.net_rate, epoch, args.net_epochs);
+        rng.shuffle(&mut order);
+        for batch in order.chunks(args.batch.max(1)) {
+            for &i in batch {
+                let s = &samples[i];
+                let d = sigmoid(skip[i] + forward(&adam.w, s, &mut a)) - target_of(s);
+                adam.add(b2, d);
+                for (j, &aj) in a.iter().enumerate() {
+                    adam.add(w2 + j, d * aj.clamp(0.0, 1.0));
+                    if aj > 0.0 && aj < 1.0 {
+                        let g = d * adam.w[w2 + j];
+                        adam.add(b1 + j, g);
+                        for &(f, n) in &s.features {
+                            let f = usize::from(f);
+                            adam.add(f * HIDDEN + j, g * f64::from(n.unsigned_abs()) / scale[f]);
+                        }
+                    }
+                }
+            }
+            adam.step(rate, 1.0 / batch.len() as f64, args.l2);
+        }
+        println!(
+            "{} network epoch {epoch}: fit loss {:.6}, validation loss {:.6} ({:.0} s)",
+            family.name(),
+            loss(&adam.w, false),
+            loss(&adam.w, true),
+            t.elapsed().as_secs_f64()
+        );
+    }
+    // Integers: rows scaled by the input's mean count, output weights in points x 16.
+    let w = &adam.w;
+    let one = f64::from(ACC_ONE);
+    let mut net = NetWeights::zero(family);
+    net.data_hash = data_hash;
+    for (i, row) in net.input.iter_mut().enumerate() {
+        for (j, v) in row.iter_mut().enumerate() {
+            *v = (w[i * HIDDEN + j] / scale[i] * one).round() as i32;
+        }
+    }
+    for j in 0..HIDDEN {
+        net.bias[j] = (w[b1 + j] * one).round() as i32;
+        net.output[j] = (w[w2 + j] * k * OUT_SCALE).round() as i32;
+    }
+    net.output_bias = (w[b2] * k * OUT_SCALE * f64::from(ACT_ONE)).round() as i32;
+    let mut with_net = tables.clone();
+    with_net.net = Some(Box::new(net.clone()));
+    let engine_loss = |w: &LearnedWeights| {
+        let (mut sum, mut n) = (0.0, 0usize);
+        for s in samples.iter().filter(|s| s.validation) {
+            let points = learned_features_of(s).evaluate(w) as f64;
+            sum += cross_entropy(target_of(s), sigmoid(points / k));
+            n += 1;
+        }
+        sum / n.max(1) as f64
+    };
+    println!(
+        "{}: tables + integer network: validation loss {:.6} (tables alone {:.6})",
+        family.name(),
+        engine_loss(&with_net),
+        engine_loss(tables)
+    );
+    net
 }
 
 /// Move scores are stored in thousandths of a logit of the move-choice model.
@@ -521,6 +711,37 @@ fn main() {
             family.name(),
             t.elapsed().as_secs_f64()
         );
+        if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
+            eprintln!("train: {}: {e}", args.out_dir.display());
+            std::process::exit(2);
+        }
+        if args.net {
+            let tables_path = args.tables.join(format!("{}.rnw", family.name()));
+            let bytes = std::fs::read(&tables_path).unwrap_or_else(|e| {
+                eprintln!("train: {}: {e}", tables_path.display());
+                std::process::exit(2);
+            });
+            let tables = LearnedWeights::from_bytes(&bytes, Some(family)).unwrap_or_else(|e| {
+                eprintln!("train: {}: {e}", tables_path.display());
+                std::process::exit(2);
+            });
+            let net = fit_net(&args, &tables, &samples, hash);
+            let path = args.out_dir.join(format!("{}.rnn", family.name()));
+            let copy = args.out_dir.join(format!("{}.rnw", family.name()));
+            if let Err(e) =
+                std::fs::write(&path, net.to_bytes()).and_then(|_| std::fs::write(&copy, &bytes))
+            {
+                eprintln!("train: {}: {e}", path.display());
+                std::process::exit(2);
+            }
+            println!(
+                "{}: wrote {} and {}",
+                family.name(),
+                path.display(),
+                copy.display()
+            );
+            continue;
+        }
         let mut weights = fit_family(&args, family, &samples, hash);
         let (move_mine, move_theirs) = fit_move_scores(&args, family, &samples);
         weights.move_mine = move_mine;
