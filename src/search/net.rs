@@ -27,7 +27,8 @@ use super::learned::{LearnedFeatures, WeightFamily, CODES, THREAT_CLASSES};
 /// Hidden units. 16 won the network's SPRT against the tables alone (`bench/elo-log.md`);
 /// 32 fit the same data better (freestyle validation loss 0.6277 against 0.6310,
 /// `bench/README.md`) but cost a quarter of the node rate (`pbrain-rensa bench`, about
-/// 470k against 600k nodes a second here), so it has to win its own SPRT first.
+/// 470k against 600k nodes a second here) and scored −17 ± 42 Elo against 16 over 246
+/// self-play games: not kept.
 pub const HIDDEN: usize = 16;
 /// Rows of the input matrix: the side to move's codes, the opponent's, the threat classes.
 pub const NET_INPUTS: usize = 2 * CODES + THREAT_CLASSES;
