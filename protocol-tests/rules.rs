@@ -257,3 +257,40 @@ fn rule_bitmask_combinations() {
     }
     e.finish();
 }
+
+/// The end of a renju game from Rensa's own self-play (a no-loss match, game 19): 224
+/// stones, Black to move, and the one empty square, (8,9), is forbidden to Black. There is
+/// no legal move; the engine must still answer with an empty square (the foul, which the
+/// manager scores), not crash and answer an occupied one, as it did.
+#[test]
+fn renju_black_with_only_forbidden_squares_answers_an_empty_one() {
+    let _g = shared();
+    let moves: Vec<Mv> = parse_moves(RENJU_GAME_ONLY_FOULS_LEFT.concat().trim());
+    assert_eq!(moves.len(), 224);
+    let stones: Vec<(u32, u32, u8)> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, y))| (x, y, if i % 2 == 0 { OWN } else { OPP }))
+        .collect();
+    let (mut e, mut b) = session("INFO rule 4");
+    let m = e.board(&mut b, &stones);
+    assert_eq!(m, (8, 9), "the only empty square\n{}", e.diagnostics());
+    e.finish();
+}
+
+/// Game 19's moves, Black first (Gomocup coordinates).
+const RENJU_GAME_ONLY_FOULS_LEFT: &[&str] = &[
+    "7,7 6,6 6,9 7,8 5,5 8,6 4,7 7,5 5,7 6,7 5,6 5,8 7,4 3,8 6,4 8,4 8,5 4,9 3,10 9,6 7,3 ",
+    "9,3 10,2 4,6 8,2 9,1 5,4 5,3 6,5 8,3 6,3 6,1 7,6 4,3 9,4 11,2 3,4 4,4 4,5 3,6 7,2 ",
+    "8,1 3,5 2,5 7,1 7,0 9,8 8,7 5,10 2,3 2,6 11,4 10,5 11,3 9,2 6,2 11,1 10,4 4,1 5,2 ",
+    "12,3 2,2 3,3 4,10 11,6 10,7 3,2 3,1 4,11 2,9 4,8 5,9 10,8 3,11 2,12 2,4 2,1 12,7 ",
+    "11,7 8,10 12,6 13,5 8,8 11,8 9,10 9,11 10,12 6,12 3,9 7,11 9,9 12,9 13,10 5,13 4,14 ",
+    "10,10 8,12 11,12 2,10 1,11 12,2 13,6 13,9 11,11 13,8 13,11 10,11 12,4 13,4 5,11 11,9 ",
+    "7,13 8,14 6,13 4,13 14,5 10,9 3,12 6,11 12,5 7,14 7,12 14,7 0,4 8,13 6,14 12,8 10,6 ",
+    "11,14 9,12 5,12 7,10 7,9 10,14 13,3 12,12 14,10 14,4 13,13 0,5 2,7 0,6 0,3 3,7 4,0 ",
+    "1,9 14,9 14,8 1,10 2,8 0,10 14,2 14,3 8,0 9,0 2,11 0,12 12,11 0,11 0,8 0,7 0,13 ",
+    "12,13 14,13 11,0 13,2 1,0 2,14 1,2 5,0 1,4 1,3 10,0 12,0 10,1 13,0 3,13 6,0 0,0 2,0 ",
+    "12,1 14,1 5,1 3,0 1,6 1,5 10,3 14,0 1,1 0,1 9,5 13,1 14,6 4,2 0,2 11,5 1,7 1,8 13,7 ",
+    "13,12 0,9 9,7 12,10 6,10 2,13 6,8 10,13 11,10 9,14 12,14 4,12 8,11 14,11 11,13 1,12 ",
+    "3,14 0,14 9,13 5,14 13,14 14,12 1,13 1,14 14,14 ",
+];

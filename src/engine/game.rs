@@ -531,7 +531,18 @@ impl Game {
             choose,
             clock: None,
         };
-        if budget.maximum <= INSTANT_THRESHOLD {
+        // Under renju every empty square may be forbidden to Black near the end of a game:
+        // no legal move is left, and no search is started. An empty square (a foul, which
+        // the manager scores as a loss) is still a move; an occupied one would be an
+        // illegal answer.
+        let no_legal_move = Engine::instant_move(&self.position).is_none();
+        if no_legal_move {
+            let foul = self.position.board().empty_positions().next();
+            self.notes.push(
+                "no legal move: every empty square is forbidden to Black; playing one".into(),
+            );
+            request.ready = foul;
+        } else if budget.maximum <= INSTANT_THRESHOLD {
             request.ready = Engine::instant_move(&self.position);
         } else {
             let limits = Limits {

@@ -245,8 +245,10 @@ impl Engine {
             .iter()
             .find(|m| !limits.blocked.contains(&m.pos))
             .or(scored.first())
-            .expect("a position with an empty square")
-            .pos;
+            .map(|m| m.pos)
+            // No legal square (renju, every empty square forbidden to Black): an empty one.
+            .or_else(|| position.board().empty_positions().next())
+            .expect("a position with an empty square");
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = bounded(1);
         let mut searcher = self.take_searcher();

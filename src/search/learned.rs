@@ -245,13 +245,79 @@ pub struct LearnedWeights {
     pub net: Option<Box<NetWeights>>,
 }
 
-fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     h
+}
+
+/// The kind of a weight file (the tables' or a network's): its magic bytes, the format
+/// version this build reads, and its name in messages.
+pub(crate) struct FileKind {
+    pub magic: &'static [u8; 8],
+    pub version: u16,
+    pub noun: &'static str,
+}
+
+/// Check a file's magic, format version (bytes 8-9) and rule family (byte 10) against
+/// `kind` and `expected`; `header` is the length of the kind's whole header.
+pub(crate) fn read_family(
+    bytes: &[u8],
+    header: usize,
+    kind: &FileKind,
+    expected: Option<WeightFamily>,
+) -> Result<WeightFamily, String> {
+    let noun = kind.noun;
+    if bytes.len() < header || &bytes[..8] != kind.magic {
+        return Err(format!("not a Rensa {noun} file (bad magic)"));
+    }
+    let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+    if version != kind.version {
+        return Err(format!(
+            "{noun} format version {version}; this build reads {}",
+            kind.version
+        ));
+    }
+    let family = *WeightFamily::ALL
+        .get(usize::from(bytes[10]))
+        .ok_or_else(|| format!("unknown rule family {}", bytes[10]))?;
+    if let Some(want) = expected.filter(|&w| w != family) {
+        return Err(format!(
+            "{noun} file for {}, but {} was asked for",
+            family.name(),
+            want.name()
+        ));
+    }
+    Ok(family)
+}
+
+/// The `n` little-endian `i32` values after a file's `header`, once its length and its
+/// closing FNV-1a check are right.
+pub(crate) fn read_values(
+    bytes: &[u8],
+    header: usize,
+    n: usize,
+    noun: &str,
+) -> Result<Vec<i32>, String> {
+    let end = header + 4 * n;
+    if bytes.len() != end + 8 {
+        return Err(format!(
+            "{} bytes; a {noun} file of this format has {}",
+            bytes.len(),
+            end + 8
+        ));
+    }
+    let check = u64::from_le_bytes(bytes[end..].try_into().expect("8 bytes"));
+    if fnv1a64(&bytes[..end]) != check {
+        return Err(format!("the {noun} file is damaged (checksum mismatch)"));
+    }
+    Ok(bytes[header..end]
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect())
 }
 
 impl LearnedWeights {
@@ -310,25 +376,12 @@ impl LearnedWeights {
         expected: Option<WeightFamily>,
     ) -> Result<LearnedWeights, String> {
         let header = 8 + 2 + 1 + 1 + 8 + 2 + 2;
-        if bytes.len() < header || &bytes[..8] != MAGIC {
-            return Err("not a Rensa weight file (bad magic)".into());
-        }
-        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != FORMAT_VERSION {
-            return Err(format!(
-                "weight format version {version}; this build reads {FORMAT_VERSION}"
-            ));
-        }
-        let family = *WeightFamily::ALL
-            .get(usize::from(bytes[10]))
-            .ok_or_else(|| format!("unknown rule family {}", bytes[10]))?;
-        if let Some(want) = expected.filter(|&w| w != family) {
-            return Err(format!(
-                "weights for {}, but {} was asked for",
-                family.name(),
-                want.name()
-            ));
-        }
+        let kind = FileKind {
+            magic: MAGIC,
+            version: FORMAT_VERSION,
+            noun: "weight",
+        };
+        let family = read_family(bytes, header, &kind, expected)?;
         if bytes[11] != FEATURE_SET {
             return Err(format!(
                 "feature set {}; this build evaluates feature set {FEATURE_SET}",
@@ -343,23 +396,7 @@ impl LearnedWeights {
                 "{codes} codes and {classes} threat classes; this build has {CODES} and {THREAT_CLASSES}"
             ));
         }
-        let n = 4 * CODES + THREAT_CLASSES;
-        let end = header + 4 * n;
-        if bytes.len() != end + 8 {
-            return Err(format!(
-                "{} bytes; a weight file of this format has {}",
-                bytes.len(),
-                end + 8
-            ));
-        }
-        let check = u64::from_le_bytes(bytes[end..].try_into().expect("8 bytes"));
-        if fnv1a64(&bytes[..end]) != check {
-            return Err("the weight file is damaged (checksum mismatch)".into());
-        }
-        let values: Vec<i32> = bytes[header..end]
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
-            .collect();
+        let values = read_values(bytes, header, 4 * CODES + THREAT_CLASSES, kind.noun)?;
         Ok(LearnedWeights {
             family,
             data_hash,

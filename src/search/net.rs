@@ -22,7 +22,10 @@
 //! trainer (`rensa-bench`'s `train --hidden`) writes the file and checks the validation
 //! loss of this integer model, not only of its floating-point one.
 
-use super::learned::{LearnedFeatures, WeightFamily, CODES, THREAT_CLASSES};
+use super::learned::{
+    fnv1a64, read_family, read_values, FileKind, LearnedFeatures, WeightFamily, CODES,
+    THREAT_CLASSES,
+};
 
 /// Hidden units. 16 won the network's SPRT against the tables alone (`bench/elo-log.md`);
 /// 32 fit the same data better (freestyle validation loss 0.6277 against 0.6310,
@@ -66,15 +69,6 @@ pub struct NetWeights {
     pub output: Acc,
     /// The output's bias, in points times [`OUT_SCALE`] times [`ACT_ONE`].
     pub output_bias: i32,
-}
-
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
 }
 
 impl NetWeights {
@@ -147,25 +141,12 @@ impl NetWeights {
     /// Read a network file, refusing another format, family, size or a damaged file.
     pub fn from_bytes(bytes: &[u8], expected: Option<WeightFamily>) -> Result<NetWeights, String> {
         let header = 8 + 2 + 1 + 1 + 8 + 2;
-        if bytes.len() < header || &bytes[..8] != NET_MAGIC {
-            return Err("not a Rensa network file (bad magic)".into());
-        }
-        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != NET_FORMAT_VERSION {
-            return Err(format!(
-                "network format version {version}; this build reads {NET_FORMAT_VERSION}"
-            ));
-        }
-        let family = *WeightFamily::ALL
-            .get(usize::from(bytes[10]))
-            .ok_or_else(|| format!("unknown rule family {}", bytes[10]))?;
-        if let Some(want) = expected.filter(|&w| w != family) {
-            return Err(format!(
-                "network for {}, but {} was asked for",
-                family.name(),
-                want.name()
-            ));
-        }
+        let kind = FileKind {
+            magic: NET_MAGIC,
+            version: NET_FORMAT_VERSION,
+            noun: "network",
+        };
+        let family = read_family(bytes, header, &kind, expected)?;
         if usize::from(bytes[11]) != HIDDEN {
             return Err(format!(
                 "{} hidden units; this build has {HIDDEN}",
@@ -180,22 +161,7 @@ impl NetWeights {
             ));
         }
         let n = NET_INPUTS * HIDDEN + 2 * HIDDEN + 1;
-        let end = header + 4 * n;
-        if bytes.len() != end + 8 {
-            return Err(format!(
-                "{} bytes; a network file of this format has {}",
-                bytes.len(),
-                end + 8
-            ));
-        }
-        let check = u64::from_le_bytes(bytes[end..].try_into().expect("8 bytes"));
-        if fnv1a64(&bytes[..end]) != check {
-            return Err("the network file is damaged (checksum mismatch)".into());
-        }
-        let values: Vec<i32> = bytes[header..end]
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
-            .collect();
+        let values = read_values(bytes, header, n, kind.noun)?;
         let acc = |s: &[i32]| -> Acc { s.try_into().expect("HIDDEN values") };
         let rows = NET_INPUTS * HIDDEN;
         Ok(NetWeights {
