@@ -553,22 +553,48 @@ fn yixin_board_order_with_pondering_and_nbest() {
     e.finish();
 }
 
-/// `INFO evaluator` switches between the classic and the learned evaluation, and
-/// `INFO weights` loads a folder of weight files; unusable values and folders are named in
-/// a `MESSAGE` and change nothing: the engine goes on playing legal moves.
+/// `INFO evaluator` switches between the classic and the learned evaluation (with or
+/// without its network: `tables`), and `INFO weights` loads a folder of weight files;
+/// unusable values and folders (a damaged network among them) are named in a `MESSAGE` and
+/// change nothing: the engine goes on playing legal moves.
 #[test]
 fn evaluator_and_weights_keys() {
     let _g = shared();
     let mut e = Engine::spawn();
     e.send_lines(&["INFO timeout_turn 300", "INFO timeout_match 0"]);
     let missing = std::env::temp_dir().join(format!("rensa-no-weights-{}", std::process::id()));
+    // A whole folder (the committed tables and networks), and one whose freestyle network
+    // is damaged: refused as a whole, not loaded without it.
+    let committed = concat!(env!("CARGO_MANIFEST_DIR"), "/src/search/weights");
+    let folder = |name: &str, damage: bool| {
+        let dir = std::env::temp_dir().join(format!("rensa-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for entry in std::fs::read_dir(committed).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+        if damage {
+            let net = dir.join("freestyle.rnn");
+            let mut bytes = std::fs::read(&net).unwrap();
+            bytes[1000] ^= 0x10;
+            std::fs::write(&net, bytes).unwrap();
+        }
+        dir
+    };
+    let (good, damaged) = (folder("weights-ok", false), folder("weights-damaged", true));
     let mut weights_message = false;
     for (setting, complaint) in [
         ("INFO evaluator classic".to_string(), None),
         ("INFO evaluator learned".to_string(), None),
+        ("INFO evaluator tables".to_string(), None),
         ("INFO evaluator bogus".to_string(), Some("evaluator")),
         (
             format!("INFO weights {}", missing.display()),
+            Some("weights not loaded"),
+        ),
+        (format!("INFO weights {}", good.display()), None),
+        (
+            format!("INFO weights {}", damaged.display()),
             Some("weights not loaded"),
         ),
     ] {
@@ -585,7 +611,15 @@ fn evaluator_and_weights_keys() {
             let said = r.messages.iter().any(|l| l.contains(word));
             assert!(said, "{setting}: no MESSAGE about it in {:?}", r.messages);
             weights_message |= word.starts_with("weights");
+        } else {
+            assert!(
+                !r.messages.iter().any(|l| l.contains("not loaded")),
+                "{setting}: {:?}",
+                r.messages
+            );
         }
     }
     assert!(weights_message);
+    let _ = std::fs::remove_dir_all(good);
+    let _ = std::fs::remove_dir_all(damaged);
 }
