@@ -25,8 +25,8 @@ struct Cli {
     #[arg(long, global = true)]
     evaluator: Option<String>,
     /// A folder of learned weight files (`freestyle.rnw`, `standard.rnw`, `renju.rnw`, each
-    /// with an optional network `<family>.rnn`) to play with instead of the built-in ones; relative to the executable's folder unless
-    /// absolute (the protocol's `INFO weights`).
+    /// with an optional network `<family>.rnn`) to play with instead of the built-in ones;
+    /// relative to the executable's folder unless absolute (the protocol's `INFO weights`).
     #[arg(long, global = true)]
     weights: Option<String>,
     /// The move ordering: `classic` or `learned` (the protocol's `INFO ordering`; learned

@@ -4,6 +4,7 @@
 //! `train` fits weight files that the engine loads and plays with.
 
 use rensa::search::learned::{LearnedWeights, WeightFamily, WeightSet};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -31,6 +32,18 @@ fn selfplay(out: &Path, games: u32, threads: u32, nodes: u32) -> String {
         String::from_utf8_lossy(&run.stderr)
     );
     assert!(run.status.success(), "{text}");
+    text
+}
+
+/// Run `train` with `args`; it must succeed. Its standard output.
+fn train(args: &[&OsStr]) -> String {
+    let run = Command::new(TRAIN).args(args).output().expect("train runs");
+    let text = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(
+        run.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     text
 }
 
@@ -99,19 +112,13 @@ fn training_writes_weights_the_engine_loads() {
     let data = dir.join("data.rgs");
     selfplay(&data, 120, 2, 300);
     let weights = dir.join("weights");
-    let run = Command::new(TRAIN)
-        .arg(&data)
-        .arg("--out-dir")
-        .arg(&weights)
-        .args(["--epochs", "3"])
-        .output()
-        .expect("train runs");
-    let text = String::from_utf8_lossy(&run.stdout).into_owned();
-    assert!(
-        run.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let text = train(&[
+        data.as_os_str(),
+        "--out-dir".as_ref(),
+        weights.as_os_str(),
+        "--epochs".as_ref(),
+        "3".as_ref(),
+    ]);
     for family in WeightFamily::ALL {
         let name = family.name();
         assert!(text.contains(&format!("{name}: scale K = ")), "{text}");
@@ -139,22 +146,16 @@ fn training_writes_weights_the_engine_loads() {
     // A network on top of those tables: the tables are copied beside it, the integer
     // network's loss is printed, and the folder loads with a network for each family.
     let with_net = dir.join("with-net");
-    let run = Command::new(TRAIN)
-        .arg(&data)
-        .arg("--net")
-        .arg("--tables")
-        .arg(&weights)
-        .arg("--out-dir")
-        .arg(&with_net)
-        .args(["--net-epochs", "2"])
-        .output()
-        .expect("train --net runs");
-    let text = String::from_utf8_lossy(&run.stdout).into_owned();
-    assert!(
-        run.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let text = train(&[
+        data.as_os_str(),
+        "--net".as_ref(),
+        "--tables".as_ref(),
+        weights.as_os_str(),
+        "--out-dir".as_ref(),
+        with_net.as_os_str(),
+        "--net-epochs".as_ref(),
+        "2".as_ref(),
+    ]);
     let set = WeightSet::from_folder(&with_net).unwrap();
     for family in WeightFamily::ALL {
         let name = family.name();

@@ -535,15 +535,15 @@ impl Game {
         // no legal move is left, and no search is started. An empty square (a foul, which
         // the manager scores as a loss) is still a move; an occupied one would be an
         // illegal answer.
-        let no_legal_move = Engine::instant_move(&self.position).is_none();
-        if no_legal_move {
+        let instant = Engine::instant_move(&self.position);
+        if instant.is_none() {
             let foul = self.position.board().empty_positions().next();
             self.notes.push(
                 "no legal move: every empty square is forbidden to Black; playing one".into(),
             );
             request.ready = foul;
         } else if budget.maximum <= INSTANT_THRESHOLD {
-            request.ready = Engine::instant_move(&self.position);
+            request.ready = instant;
         } else {
             let limits = Limits {
                 max_nodes,

@@ -544,8 +544,6 @@ pub struct LearnedSnapshot {
     tuples: [u16; 2],
 }
 
-/// The learned evaluation's incremental state on a search board: every square's code for
-/// both colours and the sums of their worth over the empty squares.
 /// The network's part of the learned state: for each colour, the sums of its squares'
 /// input rows as the side to move's (`[0]`) and as the opponent's (`[1]`), and the sums as
 /// they were before each noted place (taken back by [`LearnedState::restore`]).
@@ -584,6 +582,8 @@ impl NetState {
     }
 }
 
+/// The learned evaluation's incremental state on a search board: every square's code for
+/// both colours and the sums of their worth over the empty squares.
 #[derive(Clone)]
 pub struct LearnedState {
     weights: &'static LearnedWeights,
@@ -763,8 +763,6 @@ impl LearnedState {
         PatternCounts::unpack(COUNTS_OF_CODE[usize::from(self.code(pos, color))])
     }
 
-    /// The sum over the empty squares, for `me` to move: my codes' worth minus the
-    /// opponent's, before the fouls and the threat class.
     /// The network's points for `me` to move (zero without a network): the kept sums, the
     /// rows of the threat class and mix, and for each square forbidden to Black (`fouls`)
     /// its rows moved from its kept code to [`FORBIDDEN`].
@@ -794,6 +792,8 @@ impl LearnedState {
         net.weights.output(&acc)
     }
 
+    /// The sum over the empty squares, for `me` to move: my codes' worth minus the
+    /// opponent's, before the fouls and the threat class.
     #[inline]
     pub fn square_sum(&self, me: Color) -> i32 {
         self.sums[me.index()][0] - self.sums[me.opponent().index()][1]

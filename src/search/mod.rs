@@ -14,7 +14,8 @@
 //! - [`alphabeta`]: one thread's PVS over the shared table; [`node`]: one pass over a
 //!   node's candidates (patterns, threats, evaluation, ordering scores); [`eval`]: the
 //!   classic evaluation's weights; [`learned`]: the learned evaluation (pattern-combination
-//!   tables fitted to self-play); [`net`]: the small network added to the tables; [`score`]: win and loss scores; [`tt`]: the transposition table.
+//!   tables fitted to self-play); [`net`]: the small network added to the tables;
+//!   [`score`]: win and loss scores; [`tt`]: the transposition table.
 //! - [`threat`]: the VCF and VCT solvers; [`movescore`]: the one-ply move scorer (the
 //!   fallback move, Swap2's judgements), the search's own node analysis.
 //!

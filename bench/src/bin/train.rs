@@ -747,10 +747,6 @@ fn main() {
         weights.move_mine = move_mine;
         weights.move_theirs = move_theirs;
         let path = args.out_dir.join(format!("{}.rnw", family.name()));
-        if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
-            eprintln!("train: {}: {e}", args.out_dir.display());
-            std::process::exit(2);
-        }
         std::fs::write(&path, weights.to_bytes()).unwrap_or_else(|e| {
             eprintln!("train: {}: {e}", path.display());
             std::process::exit(2);
