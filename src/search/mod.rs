@@ -63,8 +63,7 @@ pub struct Limits {
     /// Stop after this depth (None: unlimited).
     pub max_depth: Option<u32>,
     /// Time left unused before `maximum` is lost (only a per-move limit applies): the
-    /// root VCT may then take most of the move, and the main search the rest, to the hard
-    /// limit.
+    /// main search deepens to the hard limit, and so may a threat thread's own VCT.
     pub unused_is_lost: bool,
     /// The search may deepen up to the hard limit: [`Limits::optimum`] reads as the
     /// maximum. Set inside the search when no later move can use what this one leaves.

@@ -25,7 +25,7 @@ use super::{Limits, SearchInfo, SearchOutcome, Searcher};
 use crate::board::Pos;
 use crate::pattern::PatternTables;
 use crate::position::Position;
-use crate::timeman::stop_rules::{main_reserve, threat_share};
+use crate::timeman::stop_rules::threat_share;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -42,9 +42,6 @@ pub struct AlphaBetaSearcher {
 struct RootThreats {
     /// A winning line for the side to move.
     win: Option<Vec<Pos>>,
-    /// A VCT that had all but the main search's reserve of the move ran out of time
-    /// unfinished: the main search has the rest of the move.
-    long_vct_ran_out: bool,
     /// Nodes the solvers searched.
     nodes: u64,
 }
@@ -62,8 +59,6 @@ impl AlphaBetaSearcher {
     /// Root threat solving: a VCF of our own, then a VCT, together within a share of the
     /// optimum time (see [`threat_share`]); or fixed node budgets when the search is
     /// bounded by depth or nodes, so that bench and fixed-node play stay deterministic.
-    /// With only a per-move limit (see [`Limits::unused_is_lost`]) the VCT may go on until
-    /// the main search's reserve (see [`main_reserve`]) is all that is left of the move.
     fn root_threats(
         &self,
         position: &Position,
@@ -74,7 +69,6 @@ impl AlphaBetaSearcher {
         let me = position.to_move();
         let mut result = RootThreats {
             win: None,
-            long_vct_ran_out: false,
             nodes: 0,
         };
         // With a depth or node limit the solvers get node budgets (deterministic for bench
@@ -120,16 +114,6 @@ impl AlphaBetaSearcher {
         if result.win.is_some() || !with_vct {
             return result;
         }
-        let long =
-            limits.unused_is_lost && limits.max_nodes.is_none() && limits.max_depth.is_none();
-        let vct_deadline = if long {
-            limits.start()
-                + limits
-                    .maximum()
-                    .saturating_sub(main_reserve(optimum, share))
-        } else {
-            deadline
-        };
         let mut solver = ThreatSolver::new(
             position.board(),
             position.rule(),
@@ -140,7 +124,7 @@ impl AlphaBetaSearcher {
             },
         )
         .with_stop(stop)
-        .with_deadline(vct_deadline);
+        .with_deadline(deadline);
         result.win = solver.vct();
         result.nodes += solver.nodes();
         let ran_out = result.win.is_none() && solver.aborted();
@@ -153,7 +137,6 @@ impl AlphaBetaSearcher {
             },
             limits.elapsed()
         );
-        result.long_vct_ran_out = long && ran_out;
         result
     }
 }
@@ -245,7 +228,6 @@ impl Searcher for AlphaBetaSearcher {
             && limits.max_depth.is_none();
         let mut threats = RootThreats {
             win: None,
-            long_vct_ran_out: false,
             nodes: 0,
         };
         if analysis.their_fives.is_empty() && solvers && !limits.pondering {
@@ -258,15 +240,12 @@ impl Searcher for AlphaBetaSearcher {
                 );
             }
         }
-        // After a root VCT that had all but the main search's reserve of the move (only a
-        // per-move limit) and ran out, the main search has the rest: no later move can use
-        // what it leaves, so it runs to the hard limit. So it does beside a threat thread
-        // whose own VCT may then run to the hard limit too.
+        // Beside a threat thread with only a per-move limit, the main search runs to the
+        // hard limit (no later move can use what it leaves), and so may the threat
+        // thread's own VCT: it takes no time from the main search.
         let long_threat_thread = threat_thread && limits.unused_is_lost;
         let limits = &Limits {
-            stretch_optimum: limits.stretch_optimum
-                || threats.long_vct_ran_out
-                || long_threat_thread,
+            stretch_optimum: limits.stretch_optimum || long_threat_thread,
             ..limits.clone()
         };
         // Threat-solver nodes count against a node limit too.
