@@ -7,7 +7,7 @@
 //! Scores are for the side to move (see [`super::score`]).
 
 use super::board::SearchBoard;
-use super::node::{analyse, Candidate, NodeAnalysis};
+use super::node::{analyse, locality_class, Candidate, NodeAnalysis, NEAR_OPPONENT, NEAR_OWN};
 use super::pool::Shared;
 use super::root::RootMoves;
 use super::score::{from_tt, to_tt, INFINITY, WIN, WIN_BOUND};
@@ -89,6 +89,12 @@ pub(super) struct Worker<'a> {
     /// iteration already has. When nothing else is left at the root, every other legal
     /// move is searched; when nothing at all is left, the root returns [`NO_MOVE`].
     pub(super) root_filter: Vec<Pos>,
+    /// The moves that led to each ply: `path[ply + 2]` is the move made at `ply`, and the
+    /// first two are the game's last two moves before the root (see [`locality_class`]).
+    path: [Option<Pos>; MAX_PLY + 2],
+    /// Order moves by their distance to the last two moves as well (with the learned
+    /// ordering only: the constants are on its scale).
+    locality: bool,
 }
 
 /// A node's move list and its children's principal variation, reused from node to node.
@@ -147,6 +153,14 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             root_filter: Vec::new(),
             static_evals: [None; MAX_PLY],
+            path: {
+                let mut path = [None; MAX_PLY + 2];
+                let h = position.history();
+                path[1] = h.last().copied();
+                path[0] = h.len().checked_sub(2).map(|i| h[i]);
+                path
+            },
+            locality: limits.ordering == super::MoveOrdering::Learned,
         }
     }
 
@@ -230,9 +244,14 @@ impl<'a> Worker<'a> {
     ) {
         let killers = self.killers[ply.min(MAX_PLY - 1)];
         let hist = &self.history[me.index()];
+        let (their_last, my_last) = (self.path[ply + 1], self.path[ply]);
         for m in moves.iter_mut() {
             if m.score == i32::MIN {
                 continue;
+            }
+            if self.locality {
+                m.score += NEAR_OPPONENT[locality_class(m.pos, their_last)]
+                    + NEAR_OWN[locality_class(m.pos, my_last)];
             }
             if Some(m.pos) == tt_move {
                 m.score = i32::MAX - 1;
@@ -570,6 +589,7 @@ impl<'a> Worker<'a> {
                 (sink.0)(RootEvent::Searching(pos));
             }
             self.board.place(pos, Cell::Stone(me));
+            self.path[ply + 2] = Some(pos);
             let quiet = m.my_threat() < Threat::Three && m.their_threat() < Threat::Three;
             let mut score;
             if i == 0 {

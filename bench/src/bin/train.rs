@@ -15,14 +15,16 @@
 //!    what it means to the classic evaluation and to the search's margins.
 
 use clap::Parser;
-use rensa::board::{Cell, Color};
+use rensa::board::{Cell, Color, Pos};
 use rensa::pattern::PatternTables;
 use rensa::search::board::SearchBoard;
 use rensa::search::learned::{
     code, LearnedFeatures, LearnedWeights, WeightFamily, CODES, FORBIDDEN, THREAT_CLASSES,
 };
 use rensa::search::net::{NetWeights, ACC_ONE, ACT_ONE, HIDDEN, NET_INPUTS, OUT_SCALE};
-use rensa::search::node::{analyse, learned_features, NodeAnalysis};
+use rensa::search::node::{
+    analyse, learned_features, locality_class, NodeAnalysis, LOCALITY_CLASSES,
+};
 use rensa::search::score::is_decisive;
 use rensa_bench::rng::Rng;
 use rensa_bench::selfplay::{self, GameRecord, NO_SCORE};
@@ -147,6 +149,9 @@ struct Sample {
     /// The legal candidate moves' codes (for the side to move, for the opponent) and
     /// their classic ordering scores; the played move first.
     moves: Vec<(u16, u16, i32)>,
+    /// Each candidate's [`locality_class`] to the opponent's last move and to our own
+    /// last move (same order as `moves`).
+    near: Vec<(u8, u8)>,
     result: f64,
     score: i32,
     classic: i32,
@@ -188,9 +193,21 @@ fn samples_of(game: &GameRecord, out: &mut Vec<Sample>) {
                 };
                 let legal = analysis.moves.iter().filter(|m| m.score != i32::MIN);
                 let mut moves: Vec<(u16, u16, i32)> = Vec::new();
+                let mut near: Vec<(u8, u8)> = Vec::new();
+                let earlier = |back: usize| k.checked_sub(back).map(|i| game.moves[i].0);
+                let dist = |a: Pos| {
+                    (
+                        locality_class(a, earlier(1)) as u8,
+                        locality_class(a, earlier(2)) as u8,
+                    )
+                };
                 if let Some(played) = legal.clone().find(|m| m.pos == pos) {
                     moves.push(codes(played));
-                    moves.extend(legal.filter(|m| m.pos != pos).map(codes));
+                    near.push(dist(played.pos));
+                    for m in legal.filter(|m| m.pos != pos) {
+                        moves.push(codes(m));
+                        near.push(dist(m.pos));
+                    }
                 }
                 let mut features: Vec<(u16, i16)> =
                     Vec::with_capacity(f.mine.len() + f.theirs.len() + 1);
@@ -205,6 +222,7 @@ fn samples_of(game: &GameRecord, out: &mut Vec<Sample>) {
                 out.push(Sample {
                     features,
                     moves,
+                    near,
                     result: game.result_for_mover(k),
                     score: i32::from(score),
                     classic: analysis.eval,
@@ -557,15 +575,22 @@ fn fit_net(args: &Args, tables: &LearnedWeights, samples: &[Sample], data_hash: 
 /// Move scores are stored in thousandths of a logit of the move-choice model.
 const MOVE_SCORE_SCALE: f64 = 1_000.0;
 
+/// The move-choice model's score of a candidate: the weights of its codes for both sides
+/// and of its two locality classes (see [`Sample::near`]); `w` holds the side to move's
+/// codes, the opponent's, then the [`LOCALITY_CLASSES`] classes to the opponent's last move
+/// and as many to our own.
+fn move_score(w: &[f64], &(m, t, _): &(u16, u16, i32), &(a, b): &(u8, u8)) -> f64 {
+    w[usize::from(m)]
+        + w[CODES + usize::from(t)]
+        + w[2 * CODES + usize::from(a)]
+        + w[2 * CODES + LOCALITY_CLASSES + usize::from(b)]
+}
+
 /// The move-choice model's probabilities over a position's legal candidates (the played
-/// one first) under scores `w` (the side to move's codes, then the opponent's).
-fn move_probabilities(w: &[f64], moves: &[(u16, u16, i32)], out: &mut Vec<f64>) {
+/// one first) under weights `w` (see [`move_score`]).
+fn move_probabilities(w: &[f64], moves: &[(u16, u16, i32)], near: &[(u8, u8)], out: &mut Vec<f64>) {
     out.clear();
-    out.extend(
-        moves
-            .iter()
-            .map(|&(m, t, _)| w[usize::from(m)] + w[CODES + usize::from(t)]),
-    );
+    out.extend(moves.iter().zip(near).map(|(m, l)| move_score(w, m, l)));
     let top = out.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
     let mut sum = 0.0;
     for v in out.iter_mut() {
@@ -579,22 +604,33 @@ fn move_probabilities(w: &[f64], moves: &[(u16, u16, i32)], out: &mut Vec<f64>) 
 
 /// The share of positions where the highest score (ties broken against the played move)
 /// is the played move's.
-fn top1(samples: &[Sample], validation: bool, score: impl Fn(&(u16, u16, i32)) -> f64) -> f64 {
+fn top1(
+    samples: &[Sample],
+    validation: bool,
+    score: impl Fn(&(u16, u16, i32), &(u8, u8)) -> f64,
+) -> f64 {
     let (mut hit, mut n) = (0usize, 0usize);
     for s in samples
         .iter()
         .filter(|s| s.validation == validation && !s.moves.is_empty())
     {
-        let played = score(&s.moves[0]);
-        hit += usize::from(s.moves[1..].iter().all(|m| score(m) < played));
+        let played = score(&s.moves[0], &s.near[0]);
+        hit += usize::from(
+            s.moves[1..]
+                .iter()
+                .zip(&s.near[1..])
+                .all(|(m, l)| score(m, l) < played),
+        );
         n += 1;
     }
     hit as f64 / n.max(1) as f64
 }
 
 /// Fit the move scores: a softmax over each position's legal candidates, scored by the
-/// codes of the square for both sides, trained to pick the move the search played
-/// (cross-entropy, minibatch Adam). Prints the loss and how often the top-scored move
+/// codes of the square for both sides and its distance to the last two moves (see
+/// [`move_score`]), trained to pick the move the search played (cross-entropy, minibatch
+/// Adam). The codes' scores are written to the weight file; the distance terms are printed
+/// (the search's constants come from them). Prints the loss and how often the top-scored move
 /// is the played one, beside the classic ordering's rate.
 fn fit_move_scores(args: &Args, family: WeightFamily, samples: &[Sample]) -> (Vec<i32>, Vec<i32>) {
     let fitted: Vec<usize> = (0..samples.len())
@@ -603,9 +639,9 @@ fn fit_move_scores(args: &Args, family: WeightFamily, samples: &[Sample]) -> (Ve
     println!(
         "{}: move ordering: classic scores pick the played move first in {:.1}% of validation positions",
         family.name(),
-        100.0 * top1(samples, true, |m| f64::from(m.2))
+        100.0 * top1(samples, true, |m, _| f64::from(m.2))
     );
-    let n = 2 * CODES;
+    let n = 2 * CODES + 2 * LOCALITY_CLASSES;
     let mut adam = SparseAdam::new(n);
     let mut probs = Vec::new();
     let mut order = fitted.clone();
@@ -617,7 +653,7 @@ fn fit_move_scores(args: &Args, family: WeightFamily, samples: &[Sample]) -> (Ve
             .iter()
             .filter(|s| s.validation == validation && s.moves.len() > 1)
         {
-            move_probabilities(w, &s.moves, &mut probs);
+            move_probabilities(w, &s.moves, &s.near, &mut probs);
             sum -= probs[0].max(1e-12).ln();
             k += 1;
         }
@@ -629,11 +665,14 @@ fn fit_move_scores(args: &Args, family: WeightFamily, samples: &[Sample]) -> (Ve
         for batch in order.chunks(args.batch.max(1)) {
             for &i in batch {
                 let moves = &samples[i].moves;
-                move_probabilities(&adam.w, moves, &mut probs);
-                for (j, &(mc, tc, _)) in moves.iter().enumerate() {
+                let near = &samples[i].near;
+                move_probabilities(&adam.w, moves, near, &mut probs);
+                for (j, (&(mc, tc, _), &(a, b))) in moves.iter().zip(near).enumerate() {
                     let d = probs[j] - if j == 0 { 1.0 } else { 0.0 };
                     adam.add(usize::from(mc), d);
                     adam.add(CODES + usize::from(tc), d);
+                    adam.add(2 * CODES + usize::from(a), d);
+                    adam.add(2 * CODES + LOCALITY_CLASSES + usize::from(b), d);
                 }
             }
             adam.step(rate, 1.0 / batch.len() as f64, args.l2);
@@ -644,17 +683,33 @@ fn fit_move_scores(args: &Args, family: WeightFamily, samples: &[Sample]) -> (Ve
             family.name(),
             loss(w, false),
             loss(w, true),
-            100.0 * top1(samples, true, |m| w[usize::from(m.0)] + w[CODES + usize::from(m.1)])
+            100.0
+                * top1(samples, true, |m, l| move_score(w, m, l))
         );
     }
     let w = &adam.w;
+    // The search's `NEAR_OPPONENT` and `NEAR_OWN` (see `rensa::search::node`) come from
+    // these: print them in logits and on the ordering's scale (300 a logit).
+    let near = &w[2 * CODES..];
+    let show = |v: &[f64]| {
+        v.iter()
+            .map(|x| format!("{x:+.3} ({})", (x * 300.0).round()))
+            .collect::<Vec<_>>()
+            .join(" / ")
+    };
+    println!(
+        "{}: locality weights, distance 1 / 2 / 3 / 4+ to the opponent's last move: {}; to our own last move: {}",
+        family.name(),
+        show(&near[..LOCALITY_CLASSES]),
+        show(&near[LOCALITY_CLASSES..])
+    );
     let scaled = |range: std::ops::Range<usize>| -> Vec<i32> {
         w[range]
             .iter()
             .map(|x| (x * MOVE_SCORE_SCALE).round() as i32)
             .collect()
     };
-    (scaled(0..CODES), scaled(CODES..n))
+    (scaled(0..CODES), scaled(CODES..2 * CODES))
 }
 
 fn main() {
