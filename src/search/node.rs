@@ -52,8 +52,12 @@ pub fn locality_class(a: Pos, b: Option<Pos>) -> usize {
     }
 }
 
+/// The learned move ordering's points for one logit of the move-choice model: a killer's
+/// bonus (300) is then worth about a factor e in the model's odds.
+pub const ORDERING_POINTS_PER_LOGIT: i32 = 300;
+
 /// The move ordering's bonus by [`locality_class`] to the opponent's last move and to our
-/// own last move, on the learned ordering's scale (300 = one logit): `train` fits the
+/// own last move, in [`ORDERING_POINTS_PER_LOGIT`]: `train` fits the
 /// move scores with these two terms and prints their weights; on `selfplay-s2` and `-s3`
 /// (the committed tables' data) freestyle's came out +0.333 / +0.080 / -0.075 / -0.179
 /// and +0.253 / +0.124 / -0.055 / -0.187 logits (standard's and renju's within 0.1 of
@@ -222,8 +226,7 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
             let score = match order_by {
                 // Learned: the move-choice model's scores for the square's codes (see
                 // `learned`), in thousandths of a logit, brought to the scale of the
-                // search's killer bonus (300 = one logit: a killer is worth about a factor
-                // e in the model's odds).
+                // search's killer bonus (see [`ORDERING_POINTS_PER_LOGIT`]).
                 Some(w) => {
                     let state = board.learned().expect("kept with its weights");
                     let theirs_code = if their_forbidden {
@@ -233,8 +236,8 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
                     };
                     (w.move_mine[usize::from(state.code(pos, me))]
                         + w.move_theirs[usize::from(theirs_code)])
-                        * 3
-                        / 10
+                        * ORDERING_POINTS_PER_LOGIT
+                        / 1000
                 }
                 None => {
                     let their_value = if their_forbidden {

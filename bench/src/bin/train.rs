@@ -24,6 +24,7 @@ use rensa::search::learned::{
 use rensa::search::net::{NetWeights, ACC_ONE, ACT_ONE, HIDDEN, NET_INPUTS, OUT_SCALE};
 use rensa::search::node::{
     analyse, learned_features, locality_class, NodeAnalysis, LOCALITY_CLASSES,
+    ORDERING_POINTS_PER_LOGIT,
 };
 use rensa::search::score::is_decisive;
 use rensa_bench::rng::Rng;
@@ -195,10 +196,11 @@ fn samples_of(game: &GameRecord, out: &mut Vec<Sample>) {
                 let mut moves: Vec<(u16, u16, i32)> = Vec::new();
                 let mut near: Vec<(u8, u8)> = Vec::new();
                 let earlier = |back: usize| k.checked_sub(back).map(|i| game.moves[i].0);
+                let (their_last, my_last) = (earlier(1), earlier(2));
                 let dist = |a: Pos| {
                     (
-                        locality_class(a, earlier(1)) as u8,
-                        locality_class(a, earlier(2)) as u8,
+                        locality_class(a, their_last) as u8,
+                        locality_class(a, my_last) as u8,
                     )
                 };
                 if let Some(played) = legal.clone().find(|m| m.pos == pos) {
@@ -689,11 +691,16 @@ fn fit_move_scores(args: &Args, family: WeightFamily, samples: &[Sample]) -> (Ve
     }
     let w = &adam.w;
     // The search's `NEAR_OPPONENT` and `NEAR_OWN` (see `rensa::search::node`) come from
-    // these: print them in logits and on the ordering's scale (300 a logit).
+    // these: print them in logits and in the ordering's points.
     let near = &w[2 * CODES..];
     let show = |v: &[f64]| {
         v.iter()
-            .map(|x| format!("{x:+.3} ({})", (x * 300.0).round()))
+            .map(|x| {
+                format!(
+                    "{x:+.3} ({})",
+                    (x * f64::from(ORDERING_POINTS_PER_LOGIT)).round()
+                )
+            })
             .collect::<Vec<_>>()
             .join(" / ")
     };
