@@ -236,7 +236,8 @@ pub struct LearnedWeights {
     pub theirs: Vec<i32>,
     /// Worth of the position's threat class.
     pub threat: Vec<i32>,
-    /// Move ordering: how promising a move is by the code it has for the side to move…
+    /// Move ordering: how promising a move is by the code it has for the side to move (in
+    /// [`MOVE_SCORE_UNITS`] a logit of the move-choice model)…
     pub move_mine: Vec<i32>,
     /// … plus by the code it has for the opponent (a block).
     pub move_theirs: Vec<i32>,
@@ -253,6 +254,10 @@ pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     }
     h
 }
+
+/// The move scores' unit in a weight file ([`LearnedWeights::move_mine`] and
+/// [`LearnedWeights::move_theirs`]): thousandths of a logit of the move-choice model.
+pub const MOVE_SCORE_UNITS: i32 = 1_000;
 
 /// The kind of a weight file (the tables' or a network's): its magic bytes, the format
 /// version this build reads, and its name in messages.

@@ -4,7 +4,7 @@
 
 use super::board::SearchBoard;
 use super::eval::{EvalFeatures, EVAL_LIMIT, WEIGHTS};
-use super::learned::{self, FORBIDDEN};
+use super::learned::{self, FORBIDDEN, MOVE_SCORE_UNITS};
 use crate::board::geometry::candidate_rows;
 use crate::board::{Board, Color, Pos};
 use crate::pattern::{Pattern, PatternCounts, Threat};
@@ -237,7 +237,7 @@ pub fn analyse(board: &mut SearchBoard, me: Color, rule: Rule, out: &mut NodeAna
                     (w.move_mine[usize::from(state.code(pos, me))]
                         + w.move_theirs[usize::from(theirs_code)])
                         * ORDERING_POINTS_PER_LOGIT
-                        / 1000
+                        / MOVE_SCORE_UNITS
                 }
                 None => {
                     let their_value = if their_forbidden {

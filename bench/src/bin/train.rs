@@ -19,7 +19,8 @@ use rensa::board::{Cell, Color, Pos};
 use rensa::pattern::PatternTables;
 use rensa::search::board::SearchBoard;
 use rensa::search::learned::{
-    code, LearnedFeatures, LearnedWeights, WeightFamily, CODES, FORBIDDEN, THREAT_CLASSES,
+    code, LearnedFeatures, LearnedWeights, WeightFamily, CODES, FORBIDDEN, MOVE_SCORE_UNITS,
+    THREAT_CLASSES,
 };
 use rensa::search::net::{NetWeights, ACC_ONE, ACT_ONE, HIDDEN, NET_INPUTS, OUT_SCALE};
 use rensa::search::node::{
@@ -574,9 +575,6 @@ fn fit_net(args: &Args, tables: &LearnedWeights, samples: &[Sample], data_hash: 
     net
 }
 
-/// Move scores are stored in thousandths of a logit of the move-choice model.
-const MOVE_SCORE_SCALE: f64 = 1_000.0;
-
 /// The move-choice model's score of a candidate: the weights of its codes for both sides
 /// and of its two locality classes (see [`Sample::near`]); `w` holds the side to move's
 /// codes, the opponent's, then the [`LOCALITY_CLASSES`] classes to the opponent's last move
@@ -713,7 +711,7 @@ fn fit_move_scores(args: &Args, family: WeightFamily, samples: &[Sample]) -> (Ve
     let scaled = |range: std::ops::Range<usize>| -> Vec<i32> {
         w[range]
             .iter()
-            .map(|x| (x * MOVE_SCORE_SCALE).round() as i32)
+            .map(|x| (x * f64::from(MOVE_SCORE_UNITS)).round() as i32)
             .collect()
     };
     (scaled(0..CODES), scaled(CODES..2 * CODES))
