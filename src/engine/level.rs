@@ -30,12 +30,15 @@ pub struct Level {
 
 /// The named levels, weakest first: (name, strength on the `INFO strength` scale).
 ///
-/// Spaced for steps of about 250 Elo: at `tc=0/1`, 200 games a pair (`bench/levels.sh`),
-/// strength 0 against 25 measured -576 Elo, 25 against 50 -470 and 50 against 75 -429,
-/// about 20 Elo a point, so neighbouring levels stand 12 to 13 points apart.
+/// Spaced for steps of about 150 to 250 Elo: at `tc=0/1`, 200 games a pair
+/// (`bench/levels.sh`), strength 0 against 25 measured -576 Elo, 25 against 50 -470 and 50
+/// against 75 -429, about 20 Elo a point, so the levels first stood 12 to 13 points apart.
+/// With the learned network the node-limited levels drew closer (48 against 60 -110, 60
+/// against 72 -133: about 10 Elo a point), so beginner and easy moved down to 17 points
+/// apart (README, Levels, has the measured steps).
 pub const NAMED: [(&str, u32); 5] = [
-    ("beginner", 48),
-    ("easy", 60),
+    ("beginner", 38),
+    ("easy", 55),
     ("medium", 72),
     ("hard", 85),
     ("max", 100),
