@@ -179,11 +179,9 @@ impl Engine {
 
     /// Forget all search knowledge.
     pub fn clear_hash(&mut self) {
-        if let Some(table) = self.table.take() {
-            let bytes = table.bytes();
-            drop(table);
-            self.searcher = None;
-            self.table = Some(Arc::new(TranspositionTable::new(bytes)));
+        if let Some(table) = self.table.as_ref() {
+            // In place: the pages stay mapped (see `TranspositionTable::new`).
+            table.clear();
         }
         if let Some(s) = self.searcher.as_mut() {
             s.clear();
