@@ -431,3 +431,60 @@ fn gomocupjudge_suspended_between_moves() {
     }
     e.finish();
 }
+
+/// Two search threads (`INFO thread_num 2`: the threat thread beside the main search), first
+/// with only a per-move limit, then under a game clock: every answer is legal and comes
+/// inside the turn limit (with a loose tolerance for a loaded machine), and an open three of
+/// the opponent is blocked at one of its two ends.
+#[test]
+fn two_threads_answer_in_time_and_block_an_open_three() {
+    let _g = exclusive();
+    let mut e = Engine::spawn();
+    e.send("START 15");
+    e.expect_ok();
+    e.send_lines(&["INFO thread_num 2", "INFO timeout_turn 500"]);
+    // The opponent's open three on row 7 (x 5..7); two stones of ours below it.
+    let mut b = Board::square(15);
+    let t = Instant::now();
+    let m = e.board(
+        &mut b,
+        &[
+            (5, 7, OPP),
+            (6, 8, OWN),
+            (6, 7, OPP),
+            (7, 8, OWN),
+            (7, 7, OPP),
+        ],
+    );
+    let dt = t.elapsed();
+    assert!(
+        m == (4, 7) || m == (8, 7),
+        "two threads did not block the open three at an end: {m:?}\n{}",
+        e.diagnostics()
+    );
+    assert!(
+        dt < Duration::from_millis(1500),
+        "timeout_turn 500 answered after {dt:?}\n{}",
+        e.diagnostics()
+    );
+    // Under a game clock.
+    e.send_lines(&[
+        "INFO timeout_match 20000",
+        "INFO time_left 20000",
+        "INFO timeout_turn 2000",
+    ]);
+    let mut last = m;
+    for left in [19000, 18000, 17000] {
+        e.send(&format!("INFO time_left {left}"));
+        let opp = b.next_empty((last.0 + 2, last.1 + 1));
+        let t = Instant::now();
+        last = e.turn(&mut b, opp);
+        let dt = t.elapsed();
+        assert!(
+            dt < Duration::from_millis(3000),
+            "timeout_turn 2000 answered after {dt:?}\n{}",
+            e.diagnostics()
+        );
+    }
+    e.finish();
+}

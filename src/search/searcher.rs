@@ -241,8 +241,7 @@ impl Searcher for AlphaBetaSearcher {
             }
         }
         // Beside a threat thread with only a per-move limit, the main search runs to the
-        // hard limit (no later move can use what it leaves), and so may the threat
-        // thread's own VCT: it takes no time from the main search.
+        // hard limit (no later move can use what it leaves).
         let long_threat_thread = threat_thread && limits.unused_is_lost;
         let limits = &Limits {
             stretch_optimum: limits.stretch_optimum || long_threat_thread,
@@ -263,7 +262,7 @@ impl Searcher for AlphaBetaSearcher {
                 limits,
                 max_depth,
             };
-            pool.spawn(scope, helpers, threat_thread, long_threat_thread);
+            pool.spawn(scope, helpers, threat_thread);
             let mut w = Worker::new(position, tt, &shared, stop, limits, true);
             w.root_moves = std::mem::take(&mut root);
             w.root_filter.clone_from(&blocked);

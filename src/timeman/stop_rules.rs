@@ -31,11 +31,6 @@ pub fn threat_share(optimum: Duration) -> f64 {
     0.25 + 0.25 * ((ms - 750.0) / 1000.0).clamp(0.0, 1.0)
 }
 
-/// Time the threat thread's own VCT leaves before the hard limit when it may run that far
-/// (only a per-move limit): for building its line and freeing its tables (3 ms seen after
-/// a 0.5 s VCT).
-pub const THREAT_THREAD_SLACK: Duration = Duration::from_millis(10);
-
 /// Time for the threat thread's look for an opponent VCT after one candidate root move: a
 /// quarter of the optimum (at least 10 ms).
 pub fn reply_check_time(optimum: Duration, maximum: Duration) -> Duration {
