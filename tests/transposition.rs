@@ -130,7 +130,7 @@ fn a_fresh_or_cleared_table_knows_nothing() {
     for key in [0u64, 1, 0xFFFF, u64::MAX, 0xDEAD_BEEF_0000_0000] {
         assert_eq!(fresh.probe(key), None, "key {key:#x}");
     }
-    let mut tt = TranspositionTable::new(2 * MIN_TABLE_BYTES);
+    let tt = TranspositionTable::new(2 * MIN_TABLE_BYTES);
     let keys: Vec<u64> = (0..10_000u64)
         .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
         .collect();

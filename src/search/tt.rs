@@ -185,23 +185,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn clear_forgets_every_entry_and_keeps_the_size() {
-        let tt = TranspositionTable::new(1 << 20);
-        let keys: Vec<u64> = (1..=500u64)
-            .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-            .collect();
-        for &k in &keys {
-            tt.store(k, Some(3), 7, 4, Bound::Exact);
-        }
-        assert!(keys.iter().any(|&k| tt.probe(k).is_some()));
-        tt.clear();
-        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
-        assert_eq!(tt.bytes(), 1 << 20);
-        tt.store(keys[0], Some(5), 1, 2, Bound::Lower);
-        assert_eq!(tt.probe(keys[0]).map(|h| h.best), Some(Some(5)));
-    }
-
-    #[test]
     fn store_and_probe_round_trip() {
         let tt = TranspositionTable::new(MIN_TABLE_BYTES);
         assert_eq!(tt.bytes(), MIN_TABLE_BYTES);
