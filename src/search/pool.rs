@@ -11,7 +11,7 @@ use super::tt::TranspositionTable;
 use super::Limits;
 use crate::board::Pos;
 use crate::position::Position;
-use crate::timeman::stop_rules::{reply_check_time, threat_share};
+use crate::timeman::stop_rules::{reply_check_time, threat_time};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::thread::Scope;
@@ -108,13 +108,11 @@ impl<'a> Pool<'a> {
         } = *self;
         if threat_thread {
             scope.spawn_named(99, move || {
-                // Our own VCT first, for the share of the optimum that one thread gives its
-                // root solvers ([`threat_share`]): a root VCT that runs long rarely wins in
-                // games, and the checks of the main thread's moves wait for it.
-                // (The clock's own optimum: beside a threat thread the main search may be
-                // stretched to the hard limit.)
-                let optimum = limits.clock.optimum().min(limits.maximum());
-                let own_share = optimum.mul_f64(threat_share(optimum));
+                // Our own VCT first, for the time one thread gives its root solvers
+                // ([`threat_time`]): a root VCT that runs long rarely wins in games, and the
+                // checks of the main thread's moves wait for it. (The clock's own optimum:
+                // beside a threat thread the main search may be stretched to the hard limit.)
+                let own_share = threat_time(limits.clock.optimum(), limits.maximum());
                 let mut solver = ThreatSolver::new(
                     position.board(),
                     position.rule(),
@@ -173,9 +171,7 @@ fn check_and_help(
     let mut checked: Vec<u32> = Vec::new();
     // Checking every candidate without a proven threat after a pass costs more than it
     // finds (one thread: -14 Elo over 197 games, `search::defence`).
-    let look = reply_check_time(limits.optimum(), limits.maximum());
-    let deadline = (Instant::now() + look).min(limits.clock.hard_limit());
-    let threatened = opponent_vct(position, None, deadline, &shared.stop, shared).found;
+    let threatened = opponent_wins_after(position, limits, shared, None);
     let mut helper = Worker::new(position, tt, shared, stop, limits, false);
     let mut pv = Vec::new();
     let mut depth = 1;
@@ -186,12 +182,10 @@ fn check_and_help(
         let candidate = shared.candidate.load(Ordering::Relaxed);
         if threatened && candidate != 0 && !checked.contains(&candidate) {
             checked.push(candidate);
-            check_reply(
-                position,
-                limits,
-                shared,
-                Pos::from_index(candidate as usize - 1),
-            );
+            let pos = Pos::from_index(candidate as usize - 1);
+            if opponent_wins_after(position, limits, shared, Some(pos)) {
+                shared.refute(pos);
+            }
         } else if depth <= max_depth && !helper.stopped {
             helper.search(me, depth, -INFINITY, INFINITY, 0, &mut pv);
             helper.flush_nodes();
@@ -203,15 +197,18 @@ fn check_and_help(
     helper.flush_nodes();
 }
 
-/// Look for an opponent VCT after our root move `pos`; report the move if one is found.
-fn check_reply(position: &Position, limits: &Limits, shared: &Shared, pos: Pos) {
+/// Whether the opponent wins by VCT after our root move `ours` (after a pass when None).
+fn opponent_wins_after(
+    position: &Position,
+    limits: &Limits,
+    shared: &Shared,
+    ours: Option<Pos>,
+) -> bool {
     // A bounded look: a proof-number VCT that finds nothing would otherwise run to the hard
     // limit on the first candidate and never see the main thread's later choices.
     let look = reply_check_time(limits.optimum(), limits.maximum());
     let deadline = (Instant::now() + look).min(limits.clock.hard_limit());
-    if opponent_vct(position, Some(pos), deadline, &shared.stop, shared).found {
-        shared.refute(pos);
-    }
+    opponent_vct(position, ours, deadline, &shared.stop, shared).found
 }
 
 /// Spawning helper threads with a large stack inside a scope.

@@ -4,7 +4,7 @@
 //! 2. Root shortcuts answer at once: a five, a single legal move, a block of two fives (a
 //!    loss), an open four.
 //! 3. The root threat solvers: our VCF, then (unless the threat thread will run it) our
-//!    VCT, within [`threat_share`] of the optimum, or node budgets under a depth or node
+//!    VCT, within [`threat_time`] (a share of the optimum), or node budgets under a depth or node
 //!    limit so that bench and fixed-node play stay deterministic.
 //! 4. The search proper: the threads of [`super::pool`] beside the main thread's iterative
 //!    deepening ([`super::driver`]).
@@ -25,7 +25,7 @@ use super::{Limits, SearchInfo, SearchOutcome, Searcher};
 use crate::board::Pos;
 use crate::pattern::PatternTables;
 use crate::position::Position;
-use crate::timeman::stop_rules::threat_share;
+use crate::timeman::stop_rules::threat_time;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -57,7 +57,7 @@ impl AlphaBetaSearcher {
     }
 
     /// Root threat solving: a VCF of our own, then a VCT, together within a share of the
-    /// optimum time (see [`threat_share`]); or fixed node budgets when the search is
+    /// optimum time (see [`threat_time`]); or fixed node budgets when the search is
     /// bounded by depth or nodes, so that bench and fixed-node play stay deterministic.
     fn root_threats(
         &self,
@@ -74,8 +74,7 @@ impl AlphaBetaSearcher {
         // With a depth or node limit the solvers get node budgets (deterministic for bench
         // and fixed-node play); otherwise a share of the optimum time. The hard time limit
         // applies in every case.
-        let optimum = limits.optimum().min(limits.maximum());
-        let share = optimum.mul_f64(threat_share(optimum));
+        let share = threat_time(limits.optimum(), limits.maximum());
         let deadline = limits.start() + limits.elapsed() + share;
         let (vcf_nodes, vct_nodes) = if let Some(n) = limits.max_nodes {
             ((n / 4).max(1_000), (n / 4).max(1_000))

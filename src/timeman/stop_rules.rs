@@ -31,6 +31,13 @@ pub fn threat_share(optimum: Duration) -> f64 {
     0.25 + 0.25 * ((ms - 750.0) / 1000.0).clamp(0.0, 1.0)
 }
 
+/// Time the root VCF and VCT get before (one thread) or beside (the threat thread) the
+/// main search: [`threat_share`] of the optimum, the optimum never past the hard limit.
+pub fn threat_time(optimum: Duration, maximum: Duration) -> Duration {
+    let optimum = optimum.min(maximum);
+    optimum.mul_f64(threat_share(optimum))
+}
+
 /// Time for the threat thread's look for an opponent VCT after one candidate root move: a
 /// quarter of the optimum (at least 10 ms).
 pub fn reply_check_time(optimum: Duration, maximum: Duration) -> Duration {
@@ -67,5 +74,11 @@ mod tests {
         assert_eq!(threat_share(ms(736)), 0.25);
         assert_eq!(threat_share(ms(1250)), 0.375);
         assert_eq!(threat_share(ms(2256)), 0.5);
+        assert_eq!(threat_time(ms(400), ms(1000)), ms(100));
+        // The optimum is cut to the hard limit first: 0.3125 of 1000 ms.
+        assert_eq!(
+            threat_time(ms(4000), ms(1000)),
+            Duration::from_micros(312_500)
+        );
     }
 }
