@@ -1116,3 +1116,78 @@ fn every_returned_move_is_legal() {
     let out = search(&full, &to_depth(2));
     assert_eq!(out.best, p(4, 4));
 }
+
+/// From a game against PentaZen (after Rensa's ninth stone, White): Black to move wins by
+/// a VCT of 7 attacker moves, first blocking White's open three with a three of its own;
+/// the root VCT finds it in about 39,000 nodes, an alpha-beta search to depth 10 does not.
+const SLOW_VCT: &str = "\
+    ...............
+    ...............
+    ...............
+    ...............
+    ...............
+    .......OOO.....
+    ......X........
+    .......O.......
+    ....X.X........
+    .....O.........
+    ....X..........
+    ...............
+    ...............
+    ...............
+    ...............";
+
+/// A ponder search (its clock unbounded until a hit) runs the root threat solvers as a
+/// move's search does, planned by the budget the move is expected to get: it finds the
+/// VCT that the alpha-beta search alone misses at the same depth. Before, a ponder hit
+/// played without them.
+#[test]
+fn a_ponder_search_runs_the_root_threat_solvers() {
+    let pos = position(SLOW_VCT, Color::Black, Rule::Freestyle);
+    // At depth 10 the root VCT gets 50,000 nodes (`root_threats`' node budget by depth).
+    let depth = 10;
+    let expected = (
+        std::time::Duration::from_millis(800),
+        std::time::Duration::from_millis(1000),
+    );
+    let ponder = Limits {
+        ponder_budget: Some(expected),
+        ..to_depth(depth)
+    };
+    // The solvers plan by the expected budget while the clock is unbounded, by the clock
+    // once it is shorter (after a hit), and by the clock alone outside pondering.
+    let day = std::time::Duration::from_secs(86_400);
+    let short = std::time::Duration::from_millis(300);
+    assert_eq!(ponder.planned(day, day), expected);
+    assert_eq!(ponder.planned(short, day), (short, expected.1));
+    assert_eq!(to_depth(depth).planned(day, short), (day, short));
+    let out = search(&pos, &ponder);
+    // The solver's whole line (its checker is `tests/vct_soundness.rs`; the replies here
+    // include counter-fours, which `assert_win_claim_sound`'s short VCT does not follow).
+    assert!(
+        out.score >= WIN - 64
+            && ends_with_five(pos.board(), Rule::Freestyle, Color::Black, &out.pv),
+        "no proven win: {} {:?}",
+        out.score,
+        out.pv
+    );
+    assert!(replay_is_win(
+        pos.board(),
+        Rule::Freestyle,
+        Color::Black,
+        &out.pv
+    ));
+    // The same search without the solvers (as a ponder search was) does not see the win:
+    // the test position needs them.
+    let tt = Arc::new(TranspositionTable::new(TABLE_BYTES));
+    let mut plain = AlphaBetaSearcher::new(tt, 1);
+    plain.use_threat_solvers = false;
+    let stop = AtomicBool::new(false);
+    let alone = plain.search(&pos, &to_depth(depth), &stop, &mut |_| {});
+    assert!(
+        !is_decisive(alone.score),
+        "alpha-beta alone found the win: {:?} {}",
+        alone.pv,
+        alone.score
+    );
+}

@@ -582,11 +582,16 @@ impl Game {
         let now = Instant::now();
         let day = Duration::from_secs(86_400);
         let options = self.engine.options().clone();
+        // The budget a hit is expected to bring (what `ponder_hit` will compute, but for
+        // later `INFO time_left`): the root threat solvers plan by it, as a move's search
+        // does, and with only a per-move limit the search deepens to the hard limit.
+        let expected = self.time.budget(after.empty_count());
         let limits = Limits {
             max_nodes: options.max_nodes,
             max_depth: options.max_depth,
             blocked: self.blocked.clone(),
-            pondering: true,
+            unused_is_lost: expected.unused_is_lost,
+            ponder_budget: Some((expected.optimum, expected.maximum)),
             ..Limits::new(now, day, day)
         };
         let clock = Arc::clone(&limits.clock);

@@ -74,10 +74,11 @@ pub struct Limits {
     /// Root moves not to play or search (Yixin-Board's `YXBLOCK`), unless they are all
     /// the root moves there are (the outcome then says the block was ignored).
     pub blocked: Vec<Pos>,
-    /// A ponder search: the clock is unbounded until a ponder hit moves it, so the root
-    /// threat solvers, which plan by the clock at the start, are left out (the threat
-    /// thread and the main search's leaf VCF still look for wins).
-    pub pondering: bool,
+    /// A ponder search, whose clock is unbounded until a ponder hit moves it: the optimum
+    /// and hard limit the move is expected to get (what the time settings give the
+    /// predicted position), which the root threat solvers plan by ([`Limits::planned`]).
+    /// None for every other search.
+    pub ponder_budget: Option<(Duration, Duration)>,
     /// Where the main thread reports its root moves as it goes (Yixin-Board's realtime
     /// display), once an iteration is deep and the search old enough to be worth it.
     pub realtime: Option<RealtimeSink>,
@@ -225,7 +226,7 @@ impl Limits {
             stretch_optimum: false,
             multi_pv: 1,
             blocked: Vec::new(),
-            pondering: false,
+            ponder_budget: None,
             realtime: None,
             evaluator: Evaluator::default(),
             ordering: MoveOrdering::default(),
@@ -255,6 +256,19 @@ impl Limits {
     /// Time by which the search must have returned.
     pub fn maximum(&self) -> Duration {
         self.clock.maximum()
+    }
+
+    /// An `optimum` and `maximum` read from this search's clock, as the root threat solvers
+    /// plan by them: while pondering, when the clock is unbounded until a hit, no more than
+    /// the budget the move is expected to get ([`Limits::ponder_budget`]); otherwise (and
+    /// after the hit, whose budget is about the expected one) as they are.
+    pub fn planned(&self, optimum: Duration, maximum: Duration) -> (Duration, Duration) {
+        match self.ponder_budget {
+            Some((expected_optimum, expected_maximum)) => {
+                (optimum.min(expected_optimum), maximum.min(expected_maximum))
+            }
+            None => (optimum, maximum),
+        }
     }
 
     /// Time since the start.

@@ -112,7 +112,8 @@ impl<'a> Pool<'a> {
                 // ([`threat_time`]): a root VCT that runs long rarely wins in games, and the
                 // checks of the main thread's moves wait for it. (The clock's own optimum:
                 // beside a threat thread the main search may be stretched to the hard limit.)
-                let own_share = threat_time(limits.clock.optimum(), limits.maximum());
+                let (optimum, maximum) = limits.planned(limits.clock.optimum(), limits.maximum());
+                let own_share = threat_time(optimum, maximum);
                 let mut solver = ThreatSolver::new(
                     position.board(),
                     position.rule(),
@@ -206,7 +207,8 @@ fn opponent_wins_after(
 ) -> bool {
     // A bounded look: a proof-number VCT that finds nothing would otherwise run to the hard
     // limit on the first candidate and never see the main thread's later choices.
-    let look = reply_check_time(limits.optimum(), limits.maximum());
+    let (optimum, maximum) = limits.planned(limits.optimum(), limits.maximum());
+    let look = reply_check_time(optimum, maximum);
     let deadline = (Instant::now() + look).min(limits.clock.hard_limit());
     opponent_vct(position, ours, deadline, &shared.stop, shared).found
 }

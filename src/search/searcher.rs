@@ -74,7 +74,8 @@ impl AlphaBetaSearcher {
         // With a depth or node limit the solvers get node budgets (deterministic for bench
         // and fixed-node play); otherwise a share of the optimum time. The hard time limit
         // applies in every case.
-        let share = threat_time(limits.optimum(), limits.maximum());
+        let (optimum, maximum) = limits.planned(limits.optimum(), limits.maximum());
+        let share = threat_time(optimum, maximum);
         let deadline = limits.start() + limits.elapsed() + share;
         let (vcf_nodes, vct_nodes) = if let Some(n) = limits.max_nodes {
             ((n / 4).max(1_000), (n / 4).max(1_000))
@@ -229,7 +230,7 @@ impl Searcher for AlphaBetaSearcher {
             win: None,
             nodes: 0,
         };
-        if analysis.their_fives.is_empty() && solvers && !limits.pondering {
+        if analysis.their_fives.is_empty() && solvers {
             threats = self.root_threats(position, limits, stop, !threat_thread);
             if let Some(line) = threats.win.as_ref().filter(|l| allowed(&l[0])) {
                 root.set_won(WIN - line.len() as i32, line.len() as u32, line);
@@ -269,7 +270,6 @@ impl Searcher for AlphaBetaSearcher {
                 // One thread: the main thread checks its own choices for a losing reply.
                 let mut check = (solvers
                     && !threat_thread
-                    && !limits.pondering
                     && limits.max_nodes.is_none()
                     && limits.max_depth.is_none())
                 .then(|| ReplyCheck::new(position, limits, stop));
