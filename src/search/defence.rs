@@ -85,9 +85,7 @@ impl<'a> ReplyCheck<'a> {
     }
 
     fn deadline(&self) -> Instant {
-        let (optimum, maximum) = self
-            .limits
-            .planned(self.limits.optimum(), self.limits.maximum());
+        let (optimum, maximum) = self.limits.planned_times();
         let look = single_thread_check_time(optimum, maximum);
         (Instant::now() + look).min(self.limits.clock.hard_limit())
     }

@@ -271,6 +271,12 @@ impl Limits {
         }
     }
 
+    /// [`Limits::planned`] of this search's own optimum and maximum: the times the root
+    /// threat solvers and the reply check plan by.
+    pub fn planned_times(&self) -> (Duration, Duration) {
+        self.planned(self.optimum(), self.maximum())
+    }
+
     /// Time since the start.
     pub fn elapsed(&self) -> Duration {
         self.clock.elapsed()

@@ -207,7 +207,7 @@ fn opponent_wins_after(
 ) -> bool {
     // A bounded look: a proof-number VCT that finds nothing would otherwise run to the hard
     // limit on the first candidate and never see the main thread's later choices.
-    let (optimum, maximum) = limits.planned(limits.optimum(), limits.maximum());
+    let (optimum, maximum) = limits.planned_times();
     let look = reply_check_time(optimum, maximum);
     let deadline = (Instant::now() + look).min(limits.clock.hard_limit());
     opponent_vct(position, ours, deadline, &shared.stop, shared).found

@@ -74,7 +74,7 @@ impl AlphaBetaSearcher {
         // With a depth or node limit the solvers get node budgets (deterministic for bench
         // and fixed-node play); otherwise a share of the optimum time. The hard time limit
         // applies in every case.
-        let (optimum, maximum) = limits.planned(limits.optimum(), limits.maximum());
+        let (optimum, maximum) = limits.planned_times();
         let share = threat_time(optimum, maximum);
         let deadline = limits.start() + limits.elapsed() + share;
         let (vcf_nodes, vct_nodes) = if let Some(n) = limits.max_nodes {
