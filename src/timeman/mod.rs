@@ -36,6 +36,13 @@ pub const MAX_MARGIN_MS: i64 = 300;
 /// two busy cores). Without this reserve those replies ran a nearly spent clock below 0.
 pub const REPLY_RESERVE_MS: i64 = 3;
 
+/// The most own moves a game clock is planned for. Self-play at `tc=60/5` (bench/elo-log.md,
+/// the pondering match) used 10 to 55 s of each side's 60 s, about 25 s for a typical 27
+/// own moves, when this was 30; Rapfi plans for 22 moves to go (`../shared/strength-notes.md`
+/// §5). With the 6/10 below a move's optimum is now about a 27th of the clock left (was a
+/// 50th).
+pub const OWN_MOVES_PLANNED: i64 = 16;
+
 /// The manager's time settings as last received.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimeSettings {
@@ -125,9 +132,10 @@ impl TimeSettings {
         let mut tenths = 8;
         if let Some(left) = left {
             tenths = 6;
-            // Our own moves still to come: about half the empty squares, but plan for a
-            // long game early and never for fewer than a few moves.
-            let own_moves_left = (empty_squares as i64 / 2).clamp(8, 30);
+            // Our own moves still to come: about half the empty squares, but never more
+            // than OWN_MOVES_PLANNED (most games end well before the board fills) and never
+            // fewer than a few moves.
+            let own_moves_left = (empty_squares as i64 / 2).clamp(8, OWN_MOVES_PLANNED);
             let share = left / own_moves_left;
             // Never sink more than a fifth of the remaining clock into one move.
             let cap = left / 5;
