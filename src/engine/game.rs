@@ -497,10 +497,6 @@ impl Game {
         report: Box<dyn FnMut(&SearchInfo) + Send>,
         realtime: Option<RealtimeSink>,
     ) -> Result<MoveRequest, String> {
-        if let Some(note) = self.engine.prepare_table() {
-            self.notes.push(note);
-        }
-        crate::pattern::warm(self.rule);
         self.position.set_to_move(self.our_color);
         if self.position.empty_count() == 0 {
             return Err("the board is full".into());
@@ -510,6 +506,14 @@ impl Game {
             budget.maximum = budget.maximum.min(most);
             budget.optimum = budget.optimum.min(most);
         }
+        // A new table (the first move of a process, or new memory settings) is made on
+        // this move's clock: it may take a quarter of the optimum, and the search maps
+        // the rest of its pages as it goes (see `TranspositionTable::new_touched_until`).
+        let table_deadline = at + budget.optimum.min(budget.maximum) / 4;
+        if let Some(note) = self.engine.prepare_table_until(Some(table_deadline)) {
+            self.notes.push(note);
+        }
+        crate::pattern::warm(self.rule);
         let options = self.engine.options().clone();
         // Below full strength, a play request searches the level's lines within its
         // node budget and the level chooses among them.

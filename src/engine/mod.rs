@@ -18,6 +18,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
+use std::time::Instant;
 
 /// Memory limit assumed when the manager sends none (or 0): Gomocup's 350 MiB.
 pub const DEFAULT_MAX_MEMORY: u64 = 350 << 20;
@@ -161,13 +162,21 @@ impl Engine {
     /// allocated, so peak memory never holds both. Returns a note for the user if the memory
     /// limit was too small.
     pub fn prepare_table(&mut self) -> Option<String> {
+        self.prepare_table_until(None)
+    }
+
+    /// [`Engine::prepare_table`] for a move whose clock runs: a new table's pages are
+    /// touched only until `deadline` (see [`TranspositionTable::new_touched_until`]).
+    pub fn prepare_table_until(&mut self, deadline: Option<Instant>) -> Option<String> {
         let (bytes, note) = self.options.table_bytes();
         let current = self.table.as_ref().map(|t| t.bytes());
         let target = TranspositionTable::new_size(bytes);
         if current != Some(target) {
             self.searcher = None;
             self.table = None;
-            self.table = Some(Arc::new(TranspositionTable::new(bytes)));
+            self.table = Some(Arc::new(TranspositionTable::new_touched_until(
+                bytes, deadline,
+            )));
         }
         note
     }

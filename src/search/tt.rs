@@ -6,12 +6,15 @@
 //! by design: a lost update only costs a little search work.
 //!
 //! The table is allocated with `alloc_zeroed` and then touched once per memory page
-//! ([`TranspositionTable::new`]), so that the search never takes a page fault: the pages
-//! are mapped before the clock of a move runs out on them. It is allocated lazily, at the
+//! ([`TranspositionTable::new`]), so that the search does not take its page faults: the
+//! pages are mapped before the clock of a move runs out on them. A table made on a move's
+//! clock is touched only until a deadline ([`TranspositionTable::new_touched_until`]); the
+//! search maps the rest as it writes them. It is allocated lazily, at the
 //! first search after the options that size it (`max_memory` arrives after `START`), and
 //! cleared in place, so its pages stay mapped for the rest of the process.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 /// Bytes per entry.
 pub const ENTRY_BYTES: usize = 16;
@@ -79,6 +82,10 @@ fn unpack(data: u64) -> Option<TtHit> {
 /// every platform Rensa is built for; a larger page only makes [`touch_pages`] write more).
 const PAGE_BYTES: usize = 4096;
 
+/// Pages touched between two looks at the clock in [`TranspositionTable::touch_pages`]
+/// (1 MiB: well under a millisecond on an idle machine).
+const PAGES_PER_CLOCK_LOOK: usize = 256;
+
 /// `count` zeroed entries from `alloc_zeroed` (pages not yet mapped; see [`touch_pages`]).
 fn zeroed_entries(count: usize) -> Box<[Entry]> {
     use std::alloc::{alloc_zeroed, handle_alloc_error, Layout};
@@ -97,14 +104,31 @@ fn zeroed_entries(count: usize) -> Box<[Entry]> {
 
 impl TranspositionTable {
     /// A table of at most `bytes` bytes (rounded down to a power of two entries, at least
-    /// [`MIN_TABLE_BYTES`]).
+    /// [`MIN_TABLE_BYTES`]), every page touched.
     pub fn new(bytes: usize) -> TranspositionTable {
+        Self::new_touched_until(bytes, None)
+    }
+
+    /// [`TranspositionTable::new`], its pages touched only until `deadline` (the rest are
+    /// mapped by the search as it first writes them). A move's clock runs while its table
+    /// is made: touching 256 MiB took 120-190 ms on an idle machine, but 340-750 ms past
+    /// a 500 ms turn limit for the first move of processes started together beside a
+    /// build (self-play, `bench/elo-log.md`), and 1106 ms for a 1 s move under
+    /// GomocupJudge, where four processes started at once.
+    pub fn new_touched_until(bytes: usize, deadline: Option<Instant>) -> TranspositionTable {
         let count = Self::new_size(bytes) / ENTRY_BYTES;
         let table = TranspositionTable {
             entries: zeroed_entries(count),
             mask: count - 1,
         };
-        table.touch_pages();
+        let touched = table.touch_pages(deadline);
+        if touched < table.entries.len() {
+            log::debug!(
+                "table: {} of {} MiB touched before the deadline",
+                (touched * ENTRY_BYTES) >> 20,
+                table.bytes() >> 20
+            );
+        }
         table
     }
 
@@ -116,13 +140,20 @@ impl TranspositionTable {
     /// threads wait on each other) and about 370k with the pages touched beforehand; one
     /// thread alone ran about 300k either way. Touching 256 MiB took 120-190 ms there, once
     /// per process.
-    fn touch_pages(&self) {
+    ///
+    /// Stops at `deadline` (looked at every [`PAGES_PER_CLOCK_LOOK`] pages); returns how
+    /// many entries lie in the pages touched from the start.
+    fn touch_pages(&self, deadline: Option<Instant>) -> usize {
         let per_page = (PAGE_BYTES / ENTRY_BYTES).max(1);
-        for e in self.entries.iter().step_by(per_page) {
+        for (page, e) in self.entries.iter().step_by(per_page).enumerate() {
+            if page % PAGES_PER_CLOCK_LOOK == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                return page * per_page;
+            }
             // A write (a read would map the shared zero page and fault again on the first
             // store). Zero is the empty entry, so the table is unchanged.
             e.data.store(0, Ordering::Relaxed);
         }
+        self.entries.len()
     }
 
     /// The size in bytes that `new(bytes)` would allocate.
@@ -183,6 +214,21 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A table made past its deadline touches no page and still works; without a
+    /// deadline every page is touched.
+    #[test]
+    fn touching_stops_at_the_deadline_and_the_table_still_works() {
+        let bytes = 8 * MIN_TABLE_BYTES;
+        let late = TranspositionTable::new_touched_until(bytes, Some(Instant::now()));
+        assert_eq!(late.touch_pages(Some(Instant::now())), 0);
+        assert_eq!(late.touch_pages(None), late.entries.len());
+        let tt = TranspositionTable::new_touched_until(bytes, Some(Instant::now()));
+        for key in (0..5_000u64).map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
+            tt.store(key, Some(3), 42, 5, Bound::Exact);
+            assert_eq!(tt.probe(key).map(|h| h.score), Some(42));
+        }
+    }
 
     #[test]
     fn store_and_probe_round_trip() {
