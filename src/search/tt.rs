@@ -111,9 +111,10 @@ impl TranspositionTable {
 
     /// [`TranspositionTable::new`], its pages touched only until `deadline` (the rest are
     /// mapped by the search as it first writes them). A move's clock runs while its table
-    /// is made: touching 256 MiB took 120-190 ms on an idle machine, but 340-750 ms past
-    /// a 500 ms turn limit for the first move of processes started together beside a
-    /// build (self-play, `bench/elo-log.md`), and 1106 ms for a 1 s move under
+    /// is made: touching 256 MiB took 120-190 ms on an idle machine, but the first moves
+    /// of processes started together beside a build came 340-750 ms past a 500 ms turn
+    /// limit (self-play, `bench/elo-log.md`), and 680-830 ms past it beside two 1 GiB
+    /// fill-and-free loops; the same cause fits a 1106 ms first move at 1 s a move under
     /// GomocupJudge, where four processes started at once.
     pub fn new_touched_until(bytes: usize, deadline: Option<Instant>) -> TranspositionTable {
         let count = Self::new_size(bytes) / ENTRY_BYTES;
