@@ -274,6 +274,25 @@ impl<'a> Worker<'a> {
         moves.sort_unstable_by(by_order);
     }
 
+    /// The root's moves after [`Worker::order`], by what the earlier iterations found: the
+    /// table's move first (the last iteration's best), then the moves with a recorded
+    /// score, highest first (most are the upper bounds of a zero-window search, which
+    /// still tell a near miss from a clear refutation), then the moves not searched yet,
+    /// each group in the static order (a stable sort). Stockfish orders its root moves by
+    /// the previous iteration's scores the same way; the static order alone re-reduces
+    /// every iteration's late moves whatever they scored.
+    fn order_root(&self, moves: &mut [Candidate], tt_move: Option<Pos>) {
+        moves.sort_by_key(|m| {
+            if Some(m.pos) == tt_move {
+                return (0, 0);
+            }
+            match self.root_moves.get(m.pos) {
+                Some(r) if r.depth > 0 => (1, -i64::from(r.score)),
+                _ => (2, 0),
+            }
+        });
+    }
+
     /// A quiescence leaf (`me` to move) scored as [`Worker::search_node`] scores it after
     /// a full analysis, looking closer only at the candidates where the pattern cache
     /// shows a threat of some kind for either side
@@ -573,6 +592,9 @@ impl<'a> Worker<'a> {
         let width = if improving { width } else { width * 2 / 3 };
         let keep = (forced.is_none() && !a.their_open_four_moves).then_some(width);
         self.order(moves, keep, tt_move, ply, me);
+        if ply == 0 && self.main && depth > 1 {
+            self.order_root(moves, tt_move);
+        }
         let orig_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -724,6 +746,45 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The root order: the table's move, then the searched moves by their last score
+    /// (highest first), then the unsearched ones in the static order.
+    #[test]
+    fn root_moves_are_ordered_by_the_last_iterations_scores() {
+        let mut position = Position::new(15, 15, Rule::Freestyle).unwrap();
+        for (x, y) in [(7, 7), (8, 8), (6, 8)] {
+            position.play(Pos::new(x, y));
+        }
+        let tt = TranspositionTable::new(1 << 12);
+        let shared = Shared::new(0);
+        let stop = AtomicBool::new(false);
+        let limits = super::super::Limits::unbounded();
+        let mut worker = Worker::new(&position, &tt, &shared, &stop, &limits, true);
+        let mut a = NodeAnalysis::default();
+        analyse(
+            &mut worker.board,
+            position.to_move(),
+            Rule::Freestyle,
+            &mut a,
+        );
+        let mut moves: Vec<Candidate> = a.moves.iter().copied().take(8).collect();
+        let static_order: Vec<Pos> = moves.iter().map(|m| m.pos).collect();
+        // Searched: the static order's 6th (best so far), 2nd and 8th; the 4th is the
+        // table's move.
+        let scored = [(5, 120), (1, -40), (7, 35)];
+        for &(i, score) in &scored {
+            worker
+                .root_moves
+                .record(static_order[i], score, Bound::Upper, 3, &[]);
+        }
+        worker.order_root(&mut moves, Some(static_order[3]));
+        let got: Vec<Pos> = moves.iter().map(|m| m.pos).collect();
+        let want: Vec<Pos> = [3, 5, 7, 1, 0, 2, 4, 6]
+            .iter()
+            .map(|&i| static_order[i])
+            .collect();
+        assert_eq!(got, want);
     }
 
     /// Quiescence leaves scored from the candidates with a threat answer as the full
