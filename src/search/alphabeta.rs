@@ -32,6 +32,10 @@ fn node_key(board: &Board, to_move: Color) -> u64 {
     }
 }
 
+/// From this move on (0-based, in order) a late move that makes or meets a three is
+/// reduced one ply. A first guess, twice the quiet moves' start of 3: branch `lmr3`'s SPRT
+/// judges it (`bench/elo-log.md`).
+const LATE_THREAT_MOVE: usize = 6;
 /// Attacker moves tried by the VCF at the leaves.
 const LEAF_VCF_DEPTH: u32 = 8;
 /// Most nodes of one leaf VCF (keeps quiescence cheap and bounded).
@@ -590,7 +594,9 @@ impl<'a> Worker<'a> {
         // pruning halve theirs). Measured with the LMR step below (self-play SPRT [0, 20],
         // tc=8/0.5+0.05): +33.0 +-28.7 over 539 games, H1 accepted.
         let width = if improving { width } else { width * 2 / 3 };
-        let keep = (forced.is_none() && !a.their_open_four_moves).then_some(width);
+        // The opponent threatens a four or a five: the moves are the defences.
+        let defending = forced.is_some() || a.their_open_four_moves;
+        let keep = (!defending).then_some(width);
         self.order(moves, keep, tt_move, ply, me);
         if ply == 0 && self.main && depth > 1 {
             self.order_root(moves, tt_move);
@@ -623,8 +629,18 @@ impl<'a> Worker<'a> {
                 // One ply more where the static evaluation is not improving (from depth
                 // 4, so that a reduced move keeps at least the leaf; measured with the
                 // width cut above).
+                // A late move that makes or meets no more than a three (a closed four, an
+                // open three, or the square where the opponent would make one) where no
+                // threat forces the moves: one ply, from the seventh move (Rapfi and
+                // PentaZen reduce every late move; quiet moves alone were reduced here).
+                let tame = !quiet
+                    && !defending
+                    && m.my_threat() <= Threat::Three
+                    && m.their_threat() <= Threat::Three;
                 let reduction = if quiet && depth >= 3 && i >= 3 {
                     1 + i32::from(i >= 8) + i32::from(!improving && depth >= 4)
+                } else if tame && depth >= 3 && i >= LATE_THREAT_MOVE {
+                    1
                 } else {
                     0
                 };
