@@ -304,8 +304,9 @@ impl<'a> Worker<'a> {
     /// fives, the open fours and the fours (in the same row-major order) are all there,
     /// and the learned evaluation needs nothing else where no move is forbidden. `None`
     /// when the opponent has exactly one five to block: that leaf searches the block,
-    /// which takes the full analysis.
-    fn quiet_leaf(&mut self, me: Color, ply: usize, pv: &mut Vec<Pos>) -> Option<i32> {
+    /// which takes the full analysis. An evaluation at or above `beta` stands (see
+    /// [`Worker::search_node`]'s quiescence).
+    fn quiet_leaf(&mut self, me: Color, ply: usize, beta: i32, pv: &mut Vec<Pos>) -> Option<i32> {
         let opp = me.opponent();
         let rows = crate::board::geometry::candidate_rows(&self.board);
         let state = self
@@ -358,6 +359,9 @@ impl<'a> Worker<'a> {
             return Some(WIN - ply as i32 - 3);
         }
         let eval = super::node::learned_eval(state, me, &[], &threats);
+        if eval >= beta {
+            return Some(eval);
+        }
         if !fours.is_empty() && self.leaf_vcf_given(me) {
             return Some(WIN - ply as i32 - LEAF_VCF_PLIES);
         }
@@ -452,7 +456,7 @@ impl<'a> Worker<'a> {
             }
         }
         if depth <= 0 && ply > 0 && self.marked_leaves {
-            if let Some(score) = self.quiet_leaf(me, ply, pv) {
+            if let Some(score) = self.quiet_leaf(me, ply, beta, pv) {
                 return score;
             }
         }
@@ -524,7 +528,12 @@ impl<'a> Worker<'a> {
             return WIN - ply as i32 - 3;
         }
         if depth <= 0 && forced.is_none() {
-            // Quiescence: a quick VCF for the side to move decides tactical leaves.
+            // Quiescence: an evaluation at or above beta stands (a VCF could only raise
+            // it: Rapfi's VCF search and PentaZen's leaves stand pat the same way);
+            // below it, a quick VCF for the side to move decides tactical leaves.
+            if a.eval >= beta {
+                return a.eval;
+            }
             if a.my_four_moves && self.leaf_vcf_at(me, a) {
                 return WIN - ply as i32 - LEAF_VCF_PLIES;
             }
@@ -843,7 +852,8 @@ mod tests {
                         compared += 1;
                         wins += usize::from(a.abs() >= WIN_BOUND);
                         let mut pv = Vec::new();
-                        fallbacks += usize::from(quick.quiet_leaf(me, 1, &mut pv).is_none());
+                        fallbacks +=
+                            usize::from(quick.quiet_leaf(me, 1, INFINITY, &mut pv).is_none());
                         let mut an = NodeAnalysis::default();
                         analyse(&mut quick.board, me, rule, &mut an);
                         if an.my_five.is_some() || an.their_fives.len() >= 2 {
