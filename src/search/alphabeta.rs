@@ -773,6 +773,43 @@ mod tests {
         }
     }
 
+    /// A depth-0 leaf stands pat: where the side to move wins by the leaf VCF, a window
+    /// whose beta lies at or below the leaf's evaluation gets that evaluation back with no
+    /// VCF node searched, and the full window gets the win (both leaf paths: the quick
+    /// leaf and the full analysis).
+    #[test]
+    fn a_leaf_at_or_above_beta_stands_before_its_vcf() {
+        let (mut checked, mut stood) = (0, 0);
+        walk_random_positions(0x5EED_57A4_D9A7, 10, 50, |worker, _rule, me, a| {
+            if !a.my_four_moves || a.my_open_four.is_some() {
+                return;
+            }
+            for marked in [true, false] {
+                worker.marked_leaves &= marked;
+                let mut pv = Vec::new();
+                worker.nodes = 0;
+                let full = worker.search(me, 0, -INFINITY, INFINITY, 1, &mut pv);
+                if full < WIN_BOUND {
+                    continue;
+                }
+                checked += 1;
+                let eval = a.eval;
+                if eval >= WIN_BOUND - 1 {
+                    continue;
+                }
+                worker.tt.clear();
+                worker.nodes = 0;
+                let beta = eval;
+                let stands = worker.search(me, 0, beta - 1, beta, 1, &mut pv);
+                assert_eq!(stands, eval, "the leaf's evaluation stands");
+                assert_eq!(worker.nodes, 1, "no VCF node was searched");
+                stood += 1;
+                worker.tt.clear();
+            }
+        });
+        assert!(checked > 20 && stood > 20, "{checked} {stood}");
+    }
+
     /// The root order: the table's move, then the searched moves by their last score
     /// (highest first), then the unsearched ones in the static order.
     #[test]
