@@ -540,13 +540,14 @@ impl<'a> Worker<'a> {
             }
             return a.eval;
         }
+        // The opponent threatens a four or a five: the moves are the defences.
+        let defending = forced.is_some() || a.their_open_four_moves;
         // Reverse futility: at a quiet non-PV node whose static evaluation beats beta by a
         // margin growing with the depth left, trust it. Never against a four or an open
         // three (the moves then are forced) nor on a decisive evaluation.
         if !pv_node
             && ply > 0
-            && forced.is_none()
-            && !a.their_open_four_moves
+            && !defending
             && depth <= RFP_MAX_DEPTH
             && a.eval < WIN_BOUND
             && a.eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
@@ -604,8 +605,6 @@ impl<'a> Worker<'a> {
         // pruning halve theirs). Measured with the LMR step below (self-play SPRT [0, 20],
         // tc=8/0.5+0.05): +33.0 +-28.7 over 539 games, H1 accepted.
         let width = if improving { width } else { width * 2 / 3 };
-        // The opponent threatens a four or a five: the moves are the defences.
-        let defending = forced.is_some() || a.their_open_four_moves;
         let keep = (!defending).then_some(width);
         self.order(moves, keep, tt_move, ply, me);
         if ply == 0 && self.main && depth > 1 {
