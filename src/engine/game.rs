@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 /// Below this budget the engine answers with its instant move without starting a search.
 pub const INSTANT_THRESHOLD: Duration = Duration::from_millis(5);
-/// How long to wait for a stopped search before playing the fallback move.
+/// How long to wait for a stopped search before playing its best move so far.
 pub const STOP_GRACE: Duration = Duration::from_millis(10);
 /// How long to wait for a stopped ponder search to hand the searcher back.
 const PONDER_STOP_WAIT: Duration = Duration::from_millis(100);
@@ -681,10 +681,10 @@ impl Game {
                 }
                 Err(panic) => {
                     log::error!("search panicked: {panic}");
-                    Some(running.fallback)
+                    Some(running.best_or_fallback())
                 }
             },
-            (Some(running), _) => Some(running.fallback),
+            (Some(running), _) => Some(running.best_or_fallback()),
         };
         let Some(chosen) = chosen else {
             self.last_line.clear();
@@ -763,7 +763,7 @@ fn wait_for_search(request: &MoveRequest, done: &Receiver<SearchDone>) -> Search
             },
             recv(timer) -> _ => {
                 if stopping {
-                    log::warn!("search did not stop in time; playing the fallback move");
+                    log::warn!("search did not stop in time; playing its best move so far");
                     return SearchEnd::Abandoned;
                 }
                 request.stop();
@@ -828,6 +828,56 @@ mod tests {
             .collect();
         game.set_stones(&stones).unwrap();
         game
+    }
+
+    #[test]
+    fn a_search_that_does_not_answer_in_time_plays_its_best_move_so_far() {
+        let mut game = game_from(
+            "...............
+             ...............
+             ...............
+             ...............
+             ...............
+             ...............
+             ...............
+             .......XO......
+             ......O........
+             ........X......
+             ...............
+             ...............
+             ...............
+             ...............
+             ...............",
+            Rule::Freestyle,
+        );
+        let request = game
+            .begin_move(
+                Instant::now(),
+                Some(Duration::from_secs(20)),
+                1,
+                Box::new(|_| {}),
+                None,
+            )
+            .unwrap();
+        let running = request.search.as_ref().expect("a search runs");
+        // Nothing is published before the first iteration completes; wait for one.
+        let waited = Instant::now();
+        while running.best_so_far.get().is_none() {
+            assert!(waited.elapsed() < Duration::from_secs(15), "no iteration");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        request.stop();
+        let done = request.done().unwrap().recv().unwrap();
+        let searched = done.outcome.as_ref().unwrap().best;
+        assert_eq!(running.best_so_far.get(), Some(searched));
+        // The search's answer is dropped, as when it comes too late: the move played is
+        // still the search's, not the instant move computed before it.
+        drop(done);
+        let played = game
+            .finish_move(request, Some(SearchEnd::Abandoned))
+            .unwrap();
+        assert_eq!(played, searched);
+        assert_eq!(game.position.last_move(), Some(searched));
     }
 
     #[test]

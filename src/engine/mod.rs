@@ -12,7 +12,9 @@ use crate::search::movescore;
 use crate::search::node::NodeAnalysis;
 use crate::search::tt::{TranspositionTable, MIN_TABLE_BYTES};
 use crate::search::AlphaBetaSearcher;
-use crate::search::{Evaluator, Limits, MoveOrdering, SearchInfo, SearchOutcome, Searcher};
+use crate::search::{
+    BestSoFar, Evaluator, Limits, MoveOrdering, SearchInfo, SearchOutcome, Searcher,
+};
 use crossbeam_channel::{bounded, Receiver};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -99,8 +101,11 @@ impl EngineOptions {
 pub struct RunningSearch {
     stop: Arc<AtomicBool>,
     done: Receiver<SearchDone>,
-    /// The instant move computed before the search started; played if the search fails.
+    /// The instant move computed before the search started; played if the search fails
+    /// before it has a move of its own.
     pub fallback: Pos,
+    /// The search's best move so far (see [`RunningSearch::best_or_fallback`]).
+    best_so_far: Arc<BestSoFar>,
 }
 
 /// What a search thread sends back.
@@ -119,6 +124,13 @@ impl RunningSearch {
     /// The channel on which the result arrives.
     pub fn done(&self) -> &Receiver<SearchDone> {
         &self.done
+    }
+
+    /// The move to play when the search cannot answer (it did not stop in time, or it
+    /// failed): its best move so far, from its last completed iteration, else the
+    /// instant move computed before it started.
+    pub fn best_or_fallback(&self) -> Pos {
+        self.best_so_far.get().unwrap_or(self.fallback)
     }
 }
 
@@ -256,6 +268,7 @@ impl Engine {
             // No legal square (renju, every empty square forbidden to Black): an empty one.
             .or_else(|| position.board().empty_positions().next())
             .expect("a position with an empty square");
+        let best_so_far = Arc::clone(&limits.best_so_far);
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = bounded(1);
         let mut searcher = self.take_searcher();
@@ -278,6 +291,7 @@ impl Engine {
             stop,
             done: rx,
             fallback,
+            best_so_far,
         }
     }
 

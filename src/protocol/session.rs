@@ -708,7 +708,7 @@ impl Session {
                 }
                 recv(timer) -> _ => {
                     if stop_deadline.is_some() {
-                        log::warn!("search did not stop in time; playing the fallback move");
+                        log::warn!("search did not stop in time; playing its best move so far");
                         return (Some(SearchEnd::Abandoned), flow);
                     }
                     request.stop();

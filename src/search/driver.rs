@@ -115,6 +115,9 @@ pub(super) fn iterate(
             }
         }
         score_guess = score;
+        if let Some(b) = w.root_moves.best() {
+            limits.best_so_far.set(b.pos);
+        }
         let nodes = shared.nodes.load(Ordering::Relaxed);
         report(&SearchInfo {
             depth: depth as u32,
@@ -161,6 +164,7 @@ pub(super) fn iterate(
     if let (Some(b), Some(rb)) = (w.root_moves.best().map(|b| b.pos), w.root_best) {
         if refuted.contains(&b) && !refuted.contains(&rb) {
             w.root_moves.replace_best(rb);
+            limits.best_so_far.set(rb);
         }
     }
 }
@@ -225,6 +229,7 @@ pub(super) fn iterate_multi_pv(
         }
         w.root_moves
             .set_best(found[0].score, depth as u32, &found[0].pv);
+        limits.best_so_far.set(found[0].pv[0]);
         w.root_moves
             .set_lines(found.iter().map(|l| (l.pv[0], l.score)).collect());
         let nodes = shared.nodes.load(Ordering::Relaxed);

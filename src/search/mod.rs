@@ -44,7 +44,7 @@ pub use searcher::AlphaBetaSearcher;
 use crate::board::Pos;
 use crate::position::Position;
 use crate::timeman::Deadline;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -86,6 +86,30 @@ pub struct Limits {
     pub evaluator: Evaluator,
     /// How the node analysis orders moves.
     pub ordering: MoveOrdering,
+    /// The main thread's best root move so far, published as the search goes: what the
+    /// front end plays when the search does not stop in time.
+    pub best_so_far: Arc<BestSoFar>,
+}
+
+/// A search's best root move so far, written by the main search thread after each
+/// completed iteration and read by whoever waits for the move (a plain square index, so
+/// that a reader never blocks the search).
+#[derive(Debug, Default)]
+pub struct BestSoFar(AtomicU32);
+
+impl BestSoFar {
+    /// Publish `pos` as the best move so far.
+    pub fn set(&self, pos: Pos) {
+        self.0.store(pos.index() as u32 + 1, Ordering::Release);
+    }
+
+    /// The best move so far; None before the first iteration completed.
+    pub fn get(&self) -> Option<Pos> {
+        match self.0.load(Ordering::Acquire) {
+            0 => None,
+            i => Some(Pos::from_index(i as usize - 1)),
+        }
+    }
 }
 
 /// How the search orders the moves of a node (after the table's move, wins, blocks and
@@ -230,6 +254,7 @@ impl Limits {
             realtime: None,
             evaluator: Evaluator::default(),
             ordering: MoveOrdering::default(),
+            best_so_far: Arc::new(BestSoFar::default()),
         }
     }
 
