@@ -94,9 +94,7 @@ pub(super) fn iterate(
             w.root_moves.set_best(score, depth as u32, &[rb]);
         }
         if let Some(b) = w.root_moves.best() {
-            shared
-                .candidate
-                .store(b.pos.index() as u32 + 1, Ordering::Relaxed);
+            shared.candidate.set(b.pos);
         }
         let decided = is_decisive(score) && depth >= 2;
         // One thread: a best move that loses to an opponent VCT in reply is refuted before

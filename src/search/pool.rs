@@ -8,11 +8,11 @@ use super::defence::opponent_vct;
 use super::score::INFINITY;
 use super::threat::{ThreatLimits, ThreatSolver};
 use super::tt::TranspositionTable;
-use super::Limits;
+use super::{BestSoFar, Limits};
 use crate::board::Pos;
 use crate::position::Position;
 use crate::timeman::stop_rules::{reply_check_time, threat_time};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::thread::Scope;
 use std::time::{Duration, Instant};
@@ -27,9 +27,9 @@ pub(super) struct Shared {
     pub(super) stop: AtomicBool,
     /// Nodes searched by all threads (workers add theirs in batches).
     pub(super) nodes: AtomicU64,
-    /// The main thread's current best root move (square index + 1; 0: none yet), for the
-    /// threat thread to check.
-    pub(super) candidate: AtomicU32,
+    /// The main thread's current best root move, for the threat thread to check (published
+    /// before the one-thread reply check, so it may still be refuted).
+    pub(super) candidate: BestSoFar,
     /// Root moves after which the threat thread found a VCT for the opponent.
     refuted: Mutex<Vec<Pos>>,
     /// Set when `refuted` grows: the main thread restarts its iteration without them.
@@ -44,7 +44,7 @@ impl Shared {
         Shared {
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(nodes),
-            candidate: AtomicU32::new(0),
+            candidate: BestSoFar::default(),
             refuted: Mutex::new(Vec::new()),
             refuted_changed: AtomicBool::new(false),
             vct_line: Mutex::new(None),
@@ -169,7 +169,7 @@ fn check_and_help(
     max_depth: i32,
 ) {
     let me = position.to_move();
-    let mut checked: Vec<u32> = Vec::new();
+    let mut checked: Vec<Pos> = Vec::new();
     // Checking every candidate without a proven threat after a pass costs more than it
     // finds (one thread: -14 Elo over 197 games, `search::defence`).
     let threatened = opponent_wins_after(position, limits, shared, None);
@@ -180,10 +180,9 @@ fn check_and_help(
         && !stop.load(Ordering::Relaxed)
         && !limits.clock.past_maximum()
     {
-        let candidate = shared.candidate.load(Ordering::Relaxed);
-        if threatened && candidate != 0 && !checked.contains(&candidate) {
-            checked.push(candidate);
-            let pos = Pos::from_index(candidate as usize - 1);
+        let candidate = shared.candidate.get().filter(|p| !checked.contains(p));
+        if let (true, Some(pos)) = (threatened, candidate) {
+            checked.push(pos);
             if opponent_wins_after(position, limits, shared, Some(pos)) {
                 shared.refute(pos);
             }
