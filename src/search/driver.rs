@@ -85,7 +85,21 @@ pub(super) fn iterate(
         }
         if w.stopped && depth > 1 {
             // Keep the last full iteration's move, unless this one already found a
-            // better move at the root (its first move was searched fully).
+            // better move at the root: a later move searched in full that beat what this
+            // depth gave the best move (Stockfish plays a stopped iteration's new best
+            // move the same way). With only a per-move limit the last iteration is
+            // always cut off at the hard limit.
+            let better = w
+                .root_moves
+                .better_in_unfinished(depth as u32)
+                .map(|m| (m.score, m.pv.clone()));
+            if let Some((score, line)) = better {
+                log::debug!(
+                    "depth {depth} unfinished: {} (score {score}) replaces the best move",
+                    line[0]
+                );
+                w.root_moves.set_best(score, depth as u32, &line);
+            }
             break;
         }
         if !pv.is_empty() {

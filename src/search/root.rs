@@ -147,6 +147,27 @@ impl RootMoves {
         self.best_pv = pv.to_vec();
     }
 
+    /// The move an unfinished iteration of `depth` found better than the best move: one
+    /// searched in full at that depth (an exact score or a lower bound, not refuted)
+    /// whose score beats what the same iteration gave the best move. None when the best
+    /// move was not searched at that depth (nothing to compare with) or held.
+    pub fn better_in_unfinished(&self, depth: u32) -> Option<&RootMove> {
+        let best = self.best()?;
+        if best.depth != depth {
+            return None;
+        }
+        self.moves
+            .iter()
+            .filter(|m| {
+                m.pos != best.pos
+                    && m.depth == depth
+                    && m.bound != Bound::Upper
+                    && !m.refuted
+                    && m.score > best.score
+            })
+            .max_by_key(|m| m.score)
+    }
+
     /// Make `pos` the best move in place of one found refuted, keeping the score and depth
     /// the old one was chosen with (nothing better is known); its line is known no further
     /// than the move itself.
@@ -247,6 +268,44 @@ mod tests {
         );
         let order: Vec<Pos> = root.moves().iter().map(|m| m.pos).collect();
         assert_eq!(order, vec![a, b, c]);
+    }
+
+    #[test]
+    fn an_unfinished_iteration_gives_a_move_searched_in_full_that_beat_the_best() {
+        let (a, b, c, d) = (
+            Pos::new(7, 7),
+            Pos::new(8, 8),
+            Pos::new(6, 6),
+            Pos::new(5, 5),
+        );
+        let mut root = RootMoves::new([a, b, c, d]);
+        // Depth 4 completed with `a`; depth 5 not yet begun: nothing to compare.
+        root.set_best(100, 4, &[a, b]);
+        assert!(root.better_in_unfinished(5).is_none());
+        // Depth 5: `a` failed low at 20; `b` only bounded (zero window), `c` searched in
+        // full at 60, `d` at 90 but refuted.
+        root.record(a, 20, Bound::Upper, 5, &[b]);
+        root.record(b, 20, Bound::Upper, 5, &[]);
+        assert!(
+            root.better_in_unfinished(5).is_none(),
+            "bounds alone prove nothing"
+        );
+        root.record(c, 60, Bound::Exact, 5, &[a, d]);
+        root.record(d, 90, Bound::Exact, 5, &[a]);
+        root.refute(d);
+        let better = root.better_in_unfinished(5).unwrap();
+        assert_eq!(
+            (better.pos, better.score, better.pv.clone()),
+            (c, 60, vec![c, a, d])
+        );
+        // A fail high (a lower bound) counts too, the highest wins.
+        root.record(b, 75, Bound::Lower, 5, &[c]);
+        assert_eq!(root.better_in_unfinished(5).unwrap().pos, b);
+        // No better move where the best held at this depth.
+        root.record(a, 80, Bound::Exact, 5, &[b]);
+        assert!(root.better_in_unfinished(5).is_none());
+        // A result of an older iteration does not count.
+        assert!(root.better_in_unfinished(6).is_none());
     }
 
     #[test]
