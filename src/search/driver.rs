@@ -58,10 +58,15 @@ pub(super) fn iterate(
             if w.stopped {
                 break s;
             }
+            // The search fails soft: its score bounds the true one from the failing
+            // side, so the next window starts there rather than one step past the old
+            // bound (Stockfish's aspiration); a fail low also brings the upper bound
+            // down to the old window's middle.
             if s <= lo {
-                lo = (lo - delta).max(-INFINITY);
+                hi = (lo + hi) / 2;
+                lo = (s - delta).max(-INFINITY);
             } else if s >= hi {
-                hi = (hi + delta).min(INFINITY);
+                hi = (s + delta).min(INFINITY);
             } else {
                 break s;
             }
