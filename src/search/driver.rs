@@ -104,6 +104,7 @@ pub(super) fn iterate(
                     line[0]
                 );
                 w.root_moves.set_best(score, depth as u32, &line);
+                limits.best_so_far.set(line[0]);
             }
             break;
         }
