@@ -105,6 +105,20 @@ pub(super) fn iterate(
                 );
                 w.root_moves.set_best(score, depth as u32, &line);
                 limits.best_so_far.set(line[0]);
+                // Reported, so that the last line a manager or GUI shows (and the reply a
+                // ponder search predicts from it) is the move played.
+                let nodes = shared.nodes.load(Ordering::Relaxed);
+                report(&SearchInfo {
+                    depth: depth as u32,
+                    seldepth: w.take_seldepth(),
+                    pv_index: 0,
+                    pv_count: 1,
+                    line_nodes: nodes,
+                    score,
+                    nodes,
+                    elapsed: limits.elapsed(),
+                    pv: line,
+                });
             }
             break;
         }
