@@ -107,18 +107,7 @@ pub(super) fn iterate(
                 limits.best_so_far.set(line[0]);
                 // Reported, so that the last line a manager or GUI shows (and the reply a
                 // ponder search predicts from it) is the move played.
-                let nodes = shared.nodes.load(Ordering::Relaxed);
-                report(&SearchInfo {
-                    depth: depth as u32,
-                    seldepth: w.take_seldepth(),
-                    pv_index: 0,
-                    pv_count: 1,
-                    line_nodes: nodes,
-                    score,
-                    nodes,
-                    elapsed: limits.elapsed(),
-                    pv: line,
-                });
+                report(&single_line(w, shared, limits, depth, score, line));
             }
             break;
         }
@@ -150,18 +139,7 @@ pub(super) fn iterate(
         if let Some(b) = w.root_moves.best() {
             limits.best_so_far.set(b.pos);
         }
-        let nodes = shared.nodes.load(Ordering::Relaxed);
-        report(&SearchInfo {
-            depth: depth as u32,
-            seldepth: w.take_seldepth(),
-            pv_index: 0,
-            pv_count: 1,
-            line_nodes: nodes,
-            score,
-            nodes,
-            elapsed: limits.elapsed(),
-            pv: pv.clone(),
-        });
+        report(&single_line(w, shared, limits, depth, score, pv.clone()));
         if decided {
             break;
         }
@@ -198,6 +176,29 @@ pub(super) fn iterate(
             w.root_moves.replace_best(rb);
             limits.best_so_far.set(rb);
         }
+    }
+}
+
+/// The report of a single-PV iteration at `depth`: its score and line, the nodes so far.
+fn single_line(
+    w: &mut Worker,
+    shared: &Shared,
+    limits: &Limits,
+    depth: i32,
+    score: i32,
+    pv: Vec<Pos>,
+) -> SearchInfo {
+    let nodes = shared.nodes.load(Ordering::Relaxed);
+    SearchInfo {
+        depth: depth as u32,
+        seldepth: w.take_seldepth(),
+        pv_index: 0,
+        pv_count: 1,
+        line_nodes: nodes,
+        score,
+        nodes,
+        elapsed: limits.elapsed(),
+        pv,
     }
 }
 
