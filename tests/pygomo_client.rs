@@ -114,10 +114,11 @@ fn pygomo_plays_a_game_and_reads_the_search_output() {
         searched >= 5,
         "pygomo read the search output of only {searched} moves\n{text}"
     );
-    // The move played heads the last line read for it, almost always (a line printed just
-    // before the move may reach the client's callback late).
+    // The move played heads the last line read for it: the engine reports the line of the
+    // move it plays last, even when an unfinished iteration changed it. One slip is allowed
+    // for a hard stop that lands between choosing the move and printing its line.
     assert!(
-        2 * agree >= searched,
+        agree + 1 >= searched,
         "{agree} of {searched} moves head their last line\n{text}"
     );
 }

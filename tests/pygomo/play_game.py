@@ -4,8 +4,10 @@ from PyPI, and report what the client read from Rensa's search output.
 Usage: python play_game.py ENGINE [TURN_MS] [SIZE]
 
 Prints, for each move in order, a line `MOVE x y` and then one line per search report that
-pygomo parsed from the MESSAGE lines of that search: `SEARCH depth seldepth eval x,y x,y ...`
-(the evaluation as pygomo read it, the principal variation as (x, y) pairs); at the end
+pygomo parsed from the MESSAGE lines of that search, `SEARCH depth seldepth eval x,y x,y ...`
+(the evaluation as pygomo read it, the principal variation as (x, y) pairs; taken from the
+move's `all_info`, since pygomo's TURN handler does not pass the lines it reads together
+with the move to an `on_info` callback); at the end
 `END five`, `END full`, `END cap` or `END <problem>`. Freestyle rules; the referee is
 pygomo's own board.
 """
@@ -44,15 +46,16 @@ end = "cap"
 with EngineClient(engine) as black, EngineClient(engine) as white:
     configure(black)
     configure(white)
-    seen = []
-    result = black.begin(on_info=seen.append)
+    result = black.begin()
     while True:
         if result is None or result.move is None:
             end = "no-move"
             break
         move = result.move
         moves += 1
-        report(move, seen)
+        # The callback misses the lines that arrive in the same read as the move (pygomo's
+        # TURN handler collects those without calling it); `all_info` holds every line.
+        report(move, result.all_info)
         if not board.is_empty(Move((move.col, move.row))):
             end = "occupied"
             break
@@ -66,6 +69,5 @@ with EngineClient(engine) as black, EngineClient(engine) as white:
         if moves >= MAX_MOVES:
             break
         mover = white if moves % 2 == 1 else black
-        seen = []
-        result = mover.turn((move.col, move.row), on_info=seen.append)
+        result = mover.turn((move.col, move.row))
 print(f"END {end}")
