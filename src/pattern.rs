@@ -6,8 +6,10 @@
 //! rule family maps the key to the [`Pattern`] that a stone of "own" colour on the square
 //! would form on that line. The tables are built once, lazily, by a small recursive
 //! classifier over synthetic lines, so they are exactly as rule-aware as the rules code.
-//! They are stored with the cells' low bits and high bits apart (see `split_layout`), the
-//! order in which line masks give them most cheaply.
+//! Where a wall reads as an opponent stone (every rule but caro) a table is stored by a
+//! ternary index of 3^10 entries, small enough to stay in cache (see `ternary_layout`);
+//! caro's tables keep all 2^20 keys, with the cells' low bits and high bits apart (see
+//! `split_layout`), the order in which line masks give them most cheaply.
 //!
 //! Renju: the tables cannot tell a real three from a fake one (that depends on other lines)
 //! nor see forbidden points; search code confirms fouls with [`crate::rules::renju_foul`].
@@ -258,7 +260,63 @@ fn table(f: Family) -> &'static [u8] {
         OnceLock::new(),
         OnceLock::new(),
     ];
-    TABLES[f as usize].get_or_init(|| split_layout(&build(f)))
+    TABLES[f as usize].get_or_init(|| {
+        let by_key = build(f);
+        if is_ternary(f) {
+            ternary_layout(&by_key)
+        } else {
+            split_layout(&by_key)
+        }
+    })
+}
+
+/// Whether a family's table is stored by the ternary index (see [`ternary_layout`]): a
+/// wall reads as an opponent stone in every family but caro's, whose edge does not block
+/// ("blocked at both ends" counts stones only).
+fn is_ternary(f: Family) -> bool {
+    matches!(f, Family::Free | Family::Exact)
+}
+
+/// The number of ternary indices: ten cells of three states.
+const TERNARY_KEYS: usize = 3usize.pow(10);
+
+/// `TERNARY_WEIGHT[m]`: the sum of `3^i` over the set bits `i` of a ten-bit cell mask, so
+/// that a line's index is `TERNARY_WEIGHT[own] + 2 * TERNARY_WEIGHT[blocked]`.
+static TERNARY_WEIGHT: [u16; 1024] = {
+    let mut w = [0u16; 1024];
+    let mut m = 0;
+    while m < 1024 {
+        let (mut i, mut p, mut sum) = (0, 1u16, 0u16);
+        while i < 10 {
+            if m >> i & 1 == 1 {
+                sum += p;
+            }
+            p *= 3;
+            i += 1;
+        }
+        w[m] = sum;
+        m += 1;
+    }
+    w
+};
+
+/// A table by key (as [`build`] makes it) stored by ternary index: cell `i` of the key is
+/// digit `i` of the index, 0 empty, 1 own stone, 2 opponent stone or wall. Only for the
+/// families where a wall and an opponent stone give one pattern (`is_ternary`; a test
+/// checks every key): 59,049 bytes instead of the split layout's 1 MiB, so that the
+/// lookups on every move of the search stay in the first and second level caches
+/// (`pbrain-rensa bench`: the split table's load was the search's hottest line).
+fn ternary_layout(by_key: &[u8]) -> Box<[u8]> {
+    (0..TERNARY_KEYS)
+        .map(|index| {
+            let (mut rest, mut key) = (index, 0u32);
+            for i in 0..10 {
+                key |= ((rest % 3) as u32) << (2 * i);
+                rest /= 3;
+            }
+            by_key[key as usize]
+        })
+        .collect()
 }
 
 /// Build the tables a rule needs now (about 45 ms each), so that the first search does not
@@ -286,6 +344,8 @@ pub fn warm_in_background() {
 #[derive(Clone, Copy)]
 pub struct PatternTables {
     tables: [&'static [u8]; 2],
+    /// Whether both tables are stored by ternary index (every rule but caro's).
+    ternary: bool,
 }
 
 impl PatternTables {
@@ -296,28 +356,30 @@ impl PatternTables {
                 table(family(rule, Color::Black)),
                 table(family(rule, Color::White)),
             ],
+            ternary: is_ternary(family(rule, Color::Black)),
         }
     }
 
-    /// The table index of the ten cells around `pos` on one line, seen by `color`: the
-    /// key reordered as the tables are (low bits of the cells, then high bits).
-    #[inline]
-    pub fn key(board: &Board, pos: Pos, color: Color, dir: Direction) -> u32 {
-        let r = board.line_ref(pos, dir);
-        let line = LineMasks::of(board, dir, r.line);
-        line.key(color, r.bit)
-    }
-
-    /// The pattern of a table index seen by `color`.
-    #[inline]
-    fn of_key(&self, color: Color, key: u32) -> Pattern {
-        Pattern::from_u8(self.tables[color.index()][key as usize])
+    /// The pattern `color` would form by playing the square at `bit` of `line`: its table
+    /// entry, by ternary index or by the split layout's index as the tables are stored.
+    #[inline(always)]
+    fn lookup(&self, line: &LineMasks, color: Color, bit: u32) -> Pattern {
+        let (own, blocked) = line.windows(color, bit);
+        let index = if self.ternary {
+            // Own stones that are not walls; walls read as opponent stones.
+            usize::from(TERNARY_WEIGHT[(own & !blocked) as usize])
+                + 2 * usize::from(TERNARY_WEIGHT[blocked as usize])
+        } else {
+            (own | blocked << 10) as usize
+        };
+        Pattern::from_u8(self.tables[color.index()][index])
     }
 
     /// The pattern `color` would form on one line by playing `pos`.
     #[inline]
     pub fn pattern(&self, board: &Board, pos: Pos, color: Color, dir: Direction) -> Pattern {
-        self.of_key(color, Self::key(board, pos, color, dir))
+        let r = board.line_ref(pos, dir);
+        self.lookup(&LineMasks::of(board, dir, r.line), color, r.bit)
     }
 
     /// Patterns on all four lines, looked up in the tables. Kept out of line: the search's
@@ -352,16 +414,21 @@ impl LineMasks {
         !(self.marks[0] | self.marks[1]) as u32
     }
 
-    /// The table index of the square at `bit`, seen by `color` (see [`split_layout`]).
-    #[inline]
-    fn key(&self, color: Color, bit: u32) -> u32 {
+    /// The ten cells around the square at `bit` seen by `color`, as two ten-bit masks (cell
+    /// `i` at bit `i`, the square itself left out): the cells holding `color`'s stones or
+    /// walls, and those holding the opponent's stones or walls.
+    #[inline(always)]
+    fn windows(&self, color: Color, bit: u32) -> (u32, u32) {
         // The eleven cells from bit - 5 to bit + 5 at bits 0 to 10 (cells below bit 0 are
         // walls); the centre (bit 5) is dropped.
         let window = |m: u64| {
             let w = (((m << 5) | 0x1F) >> bit) as u32;
             (w & 0x1F) | ((w >> 1) & 0x3E0)
         };
-        window(self.marks[color.index()]) | window(self.marks[color.opponent().index()]) << 10
+        (
+            window(self.marks[color.index()]),
+            window(self.marks[color.opponent().index()]),
+        )
     }
 }
 
@@ -544,7 +611,7 @@ impl PatternCache {
                 // A cell `offset` steps along the line (square indices are y * 32 + x).
                 let q = (pos.index() as isize + offset as isize * step) as usize;
                 for color in Color::BOTH {
-                    let new = self.tables.of_key(color, line.key(color, bit as u32));
+                    let new = self.tables.lookup(&line, color, bit as u32);
                     let old = self.cells[q][color.index()][dir as usize];
                     if old != new {
                         changed(q, color.index(), dir as usize, old, new);
@@ -715,6 +782,54 @@ pub(crate) mod tests {
                 by_key[key as usize],
                 "key {key:#x}"
             );
+        }
+    }
+
+    /// Where the tables are stored by ternary index, a wall and an opponent stone give one
+    /// pattern in every key (so the index may read walls as opponent stones); in caro's
+    /// families they do not, and those tables keep the split layout.
+    #[test]
+    fn walls_read_as_opponent_stones_exactly_where_tables_are_ternary() {
+        for f in [Family::Free, Family::Exact, Family::Caro, Family::CaroExact] {
+            let by_key = build(f);
+            let differ = (0..KEYS as u32)
+                .filter(|&key| {
+                    // Every wall cell (0b11) made an opponent stone (0b10).
+                    let walls = key & (key >> 1) & 0x55555;
+                    by_key[key as usize] != by_key[(key & !walls) as usize]
+                })
+                .count();
+            assert_eq!(differ == 0, is_ternary(f), "family {}: {differ}", f as u8);
+        }
+    }
+
+    /// The ternary table holds each key's pattern at the index its digits give, and the
+    /// index computed from a line's two masks is that index.
+    #[test]
+    fn ternary_layout_keeps_every_key_at_its_index() {
+        let by_key = build(Family::Free);
+        let ternary = ternary_layout(&by_key);
+        assert_eq!(ternary.len(), TERNARY_KEYS);
+        for key in (0..KEYS as u32).step_by(7) {
+            let (mut own, mut blocked, mut index, mut p) = (0u32, 0u32, 0usize, 1usize);
+            for i in 0..10 {
+                match key >> (2 * i) & 3 {
+                    1 => {
+                        own |= 1 << i;
+                        index += p;
+                    }
+                    2 | 3 => {
+                        blocked |= 1 << i;
+                        index += 2 * p;
+                    }
+                    _ => {}
+                }
+                p *= 3;
+            }
+            let from_masks = usize::from(TERNARY_WEIGHT[own as usize])
+                + 2 * usize::from(TERNARY_WEIGHT[blocked as usize]);
+            assert_eq!(from_masks, index, "key {key:#x}");
+            assert_eq!(ternary[index], by_key[key as usize], "key {key:#x}");
         }
     }
 
